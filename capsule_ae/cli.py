@@ -5,14 +5,16 @@
 # %% auto #0
 __all__ = ['make_parser', 'main']
 
-# %% ../nbs/04_cli.ipynb #32555a36
+# %% ../nbs/04_cli.ipynb #a65358c1
 import argparse, json, sys
 from pathlib import Path
-from .training import get_device
+from .training import get_device, is_main_process
 
-# %% ../nbs/04_cli.ipynb #4f2f92a6
+# %% ../nbs/04_cli.ipynb #bad1fd08
 def _common(p, steps):
-    p.add_argument('--steps', type=int, default=steps, help=f'training steps (default {steps})')
+    budget = p.add_mutually_exclusive_group()
+    budget.add_argument('--steps', type=int, default=steps, help=f'training steps (default {steps})')
+    budget.add_argument('--epochs', type=int, default=None, help='training epochs, for experiments on a finite dataset')
     p.add_argument('--seed', type=int, default=0, help='random seed (default 0)')
     p.add_argument('--out', type=Path, default=None, help='run directory (default runs/<experiment>)')
     p.add_argument('--resume', action='store_true', help='continue from the newest good checkpoint in --out')
@@ -35,14 +37,18 @@ def make_parser():
     p.add_argument('--num-inds', type=_positive, default=32, help='inducing points per ISAB (default 32; the paper\'s headline row uses 16)')
     p.add_argument('--lr', type=float, default=1e-3, help='Adam learning rate, cut tenfold at 70%% of --steps (default 1e-3)')
     p.add_argument('--checkpoint-every', type=_positive, default=1000, help='steps between checkpoints (default 1000)')
+    p.add_argument('--eval-every', type=_positive, default=None, help='steps between held-out evaluations (default: 20 per run)')
+    p.add_argument('--held-out', type=_positive, default=100, help='held-out batches of 10 sets (default 100)')
     return parser
 
-# %% ../nbs/04_cli.ipynb #0f8a0aac
+# %% ../nbs/04_cli.ipynb #26dd094c
 def main(argv=None):
     "Entry point of the `capsule_ae` console script."
     parser = make_parser()
     args = parser.parse_args(argv)
     if args.steps <= 0: parser.error(f"--steps must be positive, got {args.steps}")
+    if args.epochs is not None and args.experiment == 'clustering':
+        parser.error("clustering draws an endless stream of sets: give --steps, not --epochs")
     try: device = get_device(args.device)
     except (ValueError, RuntimeError) as e: parser.error(str(e))
     out = args.out or Path('runs') / args.experiment
@@ -50,7 +56,9 @@ def main(argv=None):
         from capsule_ae.clustering import train_clustering
         _, metrics = train_clustering(steps=args.steps, seed=args.seed, out=out, resume=args.resume, device=device,
                                       lr=args.lr, num_inds=args.num_inds, checkpoint_every=args.checkpoint_every,
+                                      eval_every=args.eval_every, n_held_out=args.held_out,
                                       progress=not args.no_progress)
-    print(json.dumps({k: v for k, v in metrics.items() if k != 'config'}, indent=2))
-    print(f"wrote {out}/metrics.json")
+    if is_main_process():
+        print(json.dumps({k: v for k, v in metrics.items() if k != 'config'}, indent=2))
+        print(f"wrote {out}/metrics.json")
     return metrics

@@ -6,7 +6,7 @@
 __all__ = ['HELD_OUT_SEED', 'MoGBatch', 'MoGSets', 'mog_log_prob', 'MoGClusterer', 'clustering_loss', 'held_out_sets',
            'evaluate_clustering', 'plot_clustering', 'train_clustering']
 
-# %% ../nbs/03_clustering.ipynb #e1b91eb6
+# %% ../nbs/03_clustering.ipynb #643ba0ed
 import json, math, time
 from pathlib import Path
 from typing import NamedTuple
@@ -15,9 +15,9 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 from .attention import SetTransformer, check_set
-from .training import fit, get_device, seed_everything
+from .training import fit, get_device, is_main_process, seed_everything
 
-# %% ../nbs/03_clustering.ipynb #e093887c
+# %% ../nbs/03_clustering.ipynb #7cdd8579
 class MoGBatch(NamedTuple):
     "A batch of sets and the mixtures that generated them."
     X: torch.Tensor       # (B, N, D) points
@@ -52,7 +52,7 @@ class MoGSets:
     def state_dict(self): return {'generator': self.generator.get_state()}
     def load_state_dict(self, state): self.generator.set_state(state['generator'])
 
-# %% ../nbs/03_clustering.ipynb #ab81d423
+# %% ../nbs/03_clustering.ipynb #da96636b
 def mog_log_prob(X, pi_logits, mu, sigma):
     "log p(x_n) [B, N] of points X [B, N, D] under isotropic mixtures: logsumexp_k(log pi_k + log N(x_n | mu_k, sigma_k^2 I))."
     D = X.shape[-1]
@@ -62,7 +62,7 @@ def mog_log_prob(X, pi_logits, mu, sigma):
     log_N = -0.5 * d2 / (2 * log_sigma).exp() - D * log_sigma - 0.5 * D * math.log(2 * math.pi)  # (B, N, K)
     return torch.logsumexp(log_pi[:, None, :] + log_N, -1)                     # (B, N)
 
-# %% ../nbs/03_clustering.ipynb #1cbb2285
+# %% ../nbs/03_clustering.ipynb #0a9df668
 class MoGClusterer(nn.Module):
     "Set Transformer that reads a set X [B, N, D] and predicts a K-component isotropic mixture (Lee et al. sec. 5.3)."
     def __init__(self, K=4, dim=2, num_inds=32, dim_hidden=128, num_heads=4, ln=False, min_sigma=1e-4):
@@ -77,13 +77,13 @@ class MoGClusterer(nn.Module):
         sigma = F.softplus(raw[..., -1]) + self.min_sigma                      # (B, K)
         return pi_logits, mu, sigma
 
-# %% ../nbs/03_clustering.ipynb #37468540
+# %% ../nbs/03_clustering.ipynb #bd50b141
 def clustering_loss(model, batch):
     "Negative mean log-likelihood per point of the batch's sets under the predicted mixtures."
     ll = mog_log_prob(batch.X, *model(batch.X)).mean()
     return {'loss': -ll, 'll': ll}
 
-# %% ../nbs/03_clustering.ipynb #d02d3c05
+# %% ../nbs/03_clustering.ipynb #39e5ce2f
 HELD_OUT_SEED = 20190601
 
 def held_out_sets(n_batches=100, seed=HELD_OUT_SEED, **kwargs):
@@ -104,7 +104,7 @@ def evaluate_clustering(model, sets, device=None):
     model.train(was_training)
     return {'ll_per_point': float(np.mean(ll)), 'oracle_ll_per_point': float(np.mean(oracle))}
 
-# %% ../nbs/03_clustering.ipynb #efebf295
+# %% ../nbs/03_clustering.ipynb #e7048ba3
 @torch.no_grad()
 def plot_clustering(model, batch, n=4, axes=None):
     "Scatter `n` sets of `batch` coloured by predicted cluster, with predicted means and 1 and 2 sigma circles."
@@ -130,7 +130,7 @@ def plot_clustering(model, batch, n=4, axes=None):
         ax.set_aspect('equal'); ax.set_xlim(-5.5, 5.5); ax.set_ylim(-5.5, 5.5); ax.set_xticks([]); ax.set_yticks([])
     return axes
 
-# %% ../nbs/03_clustering.ipynb #59a9e627
+# %% ../nbs/03_clustering.ipynb #de8c5962
 def train_clustering(steps=2000, seed=0, out=None, resume=False, device=None, lr=1e-3, decay_at=0.7,
                      num_inds=32, dim_hidden=128, num_heads=4, batch_size=10, n_range=(100, 500),
                      n_held_out=100, eval_every=None, checkpoint_every=1000, progress=True):
@@ -147,6 +147,7 @@ def train_clustering(steps=2000, seed=0, out=None, resume=False, device=None, lr
     result = fit(model, clustering_loss, data, opt, steps, schedule=sched, eval_fn=eval_fn,
                  eval_every=eval_every or max(steps // 20, 1), out=out, checkpoint_every=checkpoint_every,
                  resume=resume, device=device, config=config, progress=progress)
+    if not is_main_process(): return model, result          # under torchrun, rank 0 evaluates and writes
     metrics = {'ll_per_point': result['ll_per_point'], 'oracle_ll_per_point': result['oracle_ll_per_point'],
                'steps': result['step'], 'seconds': result['seconds'], 'device': str(device), 'config': config}
     if out is not None:

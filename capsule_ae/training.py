@@ -4,9 +4,10 @@
 
 # %% auto #0
 __all__ = ['get_device', 'seed_everything', 'to_device', 'rng_state', 'set_rng_state', 'save_checkpoint', 'load_checkpoint',
-           'checkpoint_paths', 'latest_checkpoint', 'MetricsLog', 'read_metrics', 'plot_metrics', 'fit']
+           'checkpoint_paths', 'latest_checkpoint', 'MetricsLog', 'read_metrics', 'plot_metrics', 'dist_info',
+           'is_main_process', 'shard', 'fit', 'TFRMSprop']
 
-# %% ../nbs/02_training.ipynb #a1c92892
+# %% ../nbs/02_training.ipynb #927bda59
 import json, math, os, random, time, warnings
 from pathlib import Path
 import numpy as np
@@ -14,7 +15,7 @@ import torch
 import torch.nn as nn
 from tqdm.auto import tqdm
 
-# %% ../nbs/02_training.ipynb #dd6bf36f
+# %% ../nbs/02_training.ipynb #c38f2fbc
 def get_device(device=None):
     "`device` as a `torch.device`; by default CUDA when present, else the CPU."
     if device is None: return torch.device('cuda' if torch.cuda.is_available() else 'cpu')
@@ -23,12 +24,12 @@ def get_device(device=None):
         raise ValueError(f"device {device} was asked for, but CUDA is not available here; use --device cpu")
     return device
 
-# %% ../nbs/02_training.ipynb #61edc5d4
+# %% ../nbs/02_training.ipynb #2589c39b
 def seed_everything(seed):
     "Seed Python's, NumPy's and torch's random number generators."
     random.seed(seed); np.random.seed(seed); torch.manual_seed(seed)
 
-# %% ../nbs/02_training.ipynb #34ef250e
+# %% ../nbs/02_training.ipynb #65e1f5e4
 def to_device(batch, device):
     "Move the tensors in `batch` (a tensor, or a tuple, named tuple, list or dict of them) to `device`."
     if isinstance(batch, torch.Tensor): return batch.to(device)
@@ -37,7 +38,7 @@ def to_device(batch, device):
     if isinstance(batch, (list, tuple)): return type(batch)(to_device(v, device) for v in batch)
     return batch
 
-# %% ../nbs/02_training.ipynb #03b4a666
+# %% ../nbs/02_training.ipynb #5db33519
 def rng_state():
     "Every global random state that can affect a run."
     state = {'torch': torch.get_rng_state(), 'numpy': np.random.get_state(), 'python': random.getstate()}
@@ -49,7 +50,7 @@ def set_rng_state(state):
     torch.set_rng_state(state['torch']); np.random.set_state(state['numpy']); random.setstate(state['python'])
     if 'cuda' in state and torch.cuda.is_available(): torch.cuda.set_rng_state_all(state['cuda'])
 
-# %% ../nbs/02_training.ipynb #e1e31e35
+# %% ../nbs/02_training.ipynb #bce382c5
 def save_checkpoint(path, state):
     "Write `state` to `path` atomically: a temporary file, fsync, then rename."
     path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
@@ -75,7 +76,7 @@ def latest_checkpoint(run_dir, map_location='cpu'):
         except RuntimeError as e: warnings.warn(f"{e}; falling back to an earlier checkpoint")
     return None, None
 
-# %% ../nbs/02_training.ipynb #907747be
+# %% ../nbs/02_training.ipynb #8e5eda59
 class MetricsLog:
     "Append-only `metrics.jsonl`; on resume, records after the resumed step are dropped."
     def __init__(self, path, resume_step=None):
@@ -97,7 +98,7 @@ def read_metrics(path):
         except json.JSONDecodeError: pass    # a line cut short by a killed process
     return records
 
-# %% ../nbs/02_training.ipynb #7e4398d2
+# %% ../nbs/02_training.ipynb #50b68856
 def plot_metrics(path, keys=None, split=None, ax=None):
     "Plot the curves of a metrics log (file or run directory): one panel per metric, one line per split."
     import matplotlib.pyplot as plt
@@ -114,26 +115,60 @@ def plot_metrics(path, keys=None, split=None, ax=None):
     plt.tight_layout()
     return axes
 
-# %% ../nbs/02_training.ipynb #e3306efa
-def _scalars(d):
-    return {k: (v.detach().item() if isinstance(v, torch.Tensor) else float(v)) for k, v in d.items()}
+# %% ../nbs/02_training.ipynb #ef00fe87
+def dist_info():
+    "(rank, world_size, local_rank) of this process: (0, 1, 0) outside torchrun."
+    return int(os.environ.get('RANK', 0)), int(os.environ.get('WORLD_SIZE', 1)), int(os.environ.get('LOCAL_RANK', 0))
 
-def fit(model, loss_fn, data, optimizer, steps,
+def is_main_process():
+    "True on rank 0 (and in every ordinary, single-process run)."
+    return dist_info()[0] == 0
+
+def shard(batch, rank, world):
+    "This rank's contiguous slice of every batch-first tensor in `batch` (B must divide by `world`)."
+    if world == 1: return batch
+    if isinstance(batch, torch.Tensor):
+        if batch.shape[0] % world: raise ValueError(f"the global batch size {batch.shape[0]} must be divisible by the {world} processes")
+        n = batch.shape[0] // world
+        return batch[rank * n:(rank + 1) * n]
+    if isinstance(batch, dict): return {k: shard(v, rank, world) for k, v in batch.items()}
+    if isinstance(batch, tuple) and hasattr(batch, '_fields'): return type(batch)(*(shard(v, rank, world) for v in batch))
+    if isinstance(batch, (list, tuple)): return type(batch)(shard(v, rank, world) for v in batch)
+    return batch
+
+# %% ../nbs/02_training.ipynb #cdcfe580
+def _scalars(d):
+    return {k: (v.detach().float().item() if isinstance(v, torch.Tensor) else float(v)) for k, v in d.items()}
+
+def fit(model, loss_fn, data, optimizer, steps=None,
+        epochs=None,          # instead of steps: passes over `data`, which must have a len()
         schedule=None,        # a torch learning-rate scheduler, stepped once per step
-        eval_fn=None,         # eval_fn(model) -> dict of metrics, run under no_grad in eval mode
+        eval_fn=None,         # eval_fn(model) -> dict of metrics, run under no_grad in eval mode (rank 0 only)
         eval_every=None,      # evaluate every this many steps (and always at the end)
         out=None,             # run directory for metrics.jsonl and checkpoints; None writes nothing
         checkpoint_every=None,# checkpoint every this many steps (and at the end) when `out` is set
         keep=3,               # checkpoints to keep
         resume=False,         # continue from the newest good checkpoint in `out`
         device=None,          # default: CUDA when present, else CPU
+        amp=False,            # bfloat16 autocast on CUDA (ignored with a warning on the CPU)
         clip=None,            # clip the gradient norm to this value
+        seed=None,            # seed every generator before training (a fresh run only)
         log_every=10,         # write training metrics every this many steps
         config=None,          # the run's configuration, stored in every checkpoint
         progress=True):
-    "Train `model` for `steps` steps of `loss_fn(model, batch)['loss']`; returns the last evaluation's metrics."
-    device = get_device(device); model.to(device)
+    "Train `model` on `loss_fn(model, batch)['loss']` for `steps` steps or `epochs` epochs; returns the last evaluation's metrics."
+    if (steps is None) == (epochs is None): raise ValueError("give exactly one budget: steps or epochs")
+    if epochs is not None:
+        if not hasattr(data, '__len__'): raise ValueError("epochs needs data with a len(); give steps for an endless stream")
+        steps = epochs * len(data)
+    if seed is not None and not resume: seed_everything(seed)
+    rank, world, local_rank = dist_info()
+    device = get_device(device)
+    if world > 1 and device.type == 'cuda': device = torch.device('cuda', local_rank)
+    if amp and device.type != 'cuda': warnings.warn("amp=True needs CUDA; training in float32"); amp = False
+    model.to(device)
     out = Path(out) if out is not None else None
+    main = rank == 0
     step, seconds, metrics = 0, 0.0, {}
     if resume:
         if out is None: raise ValueError("resume=True needs the run directory `out`")
@@ -144,7 +179,16 @@ def fit(model, loss_fn, data, optimizer, steps,
             if hasattr(data, 'load_state_dict') and state.get('data') is not None: data.load_state_dict(state['data'])
             set_rng_state(state['rng'])
             step, seconds, metrics = state['step'], state['seconds'], state.get('metrics', {})
-    log = MetricsLog(out / 'metrics.jsonl', resume_step=step if resume else None) if out else None
+    log = MetricsLog(out / 'metrics.jsonl', resume_step=step if resume else None) if out and main else None
+
+    started_group = False
+    if world > 1:
+        import torch.distributed as dist
+        from torch.nn.parallel import DistributedDataParallel
+        if not dist.is_initialized():
+            dist.init_process_group('nccl' if device.type == 'cuda' else 'gloo'); started_group = True
+        net = DistributedDataParallel(model, device_ids=[device.index] if device.type == 'cuda' else None)
+    else: net = model
 
     def checkpoint():
         state = dict(step=step, seconds=seconds, metrics=metrics, config=config, rng=rng_state(),
@@ -156,34 +200,76 @@ def fit(model, loss_fn, data, optimizer, steps,
 
     def evaluate():
         model.eval()
-        with torch.no_grad(): m = _scalars(eval_fn(model))
+        with torch.no_grad(), torch.autocast(device.type, torch.bfloat16, enabled=amp): m = _scalars(eval_fn(model))
         model.train()
         if log: log.log(step, 'eval', m)
         return m
 
+    def mean_over_ranks(vals):
+        if world == 1: return vals
+        t = torch.tensor(list(vals.values()), dtype=torch.float64, device=device)
+        torch.distributed.all_reduce(t)
+        return dict(zip(vals, (t / world).tolist()))
+
     batches, running = iter(data), None
-    bar = tqdm(total=steps, initial=step, disable=not progress, dynamic_ncols=True)
+    bar = tqdm(total=steps, initial=step, disable=not (progress and main), dynamic_ncols=True)
     model.train()
-    while step < steps:
-        t0 = time.perf_counter()
-        try: batch = next(batches)
-        except StopIteration: batches = iter(data); batch = next(batches)   # a finite dataset: next epoch
-        losses = loss_fn(model, to_device(batch, device))
-        loss = losses['loss']
-        if not torch.isfinite(loss):
-            raise FloatingPointError(f"loss is {loss.item()} at step {step + 1}; the last checkpoint in {out} is intact")
-        optimizer.zero_grad(set_to_none=True)
-        loss.backward()
-        if clip is not None: torch.nn.utils.clip_grad_norm_(model.parameters(), clip)
-        optimizer.step()
-        if schedule is not None: schedule.step()
-        step += 1; seconds += time.perf_counter() - t0
-        vals = _scalars(losses)
-        running = vals['loss'] if running is None else 0.98 * running + 0.02 * vals['loss']
-        bar.update(1); bar.set_postfix(loss=f'{running:.4f}')
-        if log and (step % log_every == 0 or step == steps):
-            log.log(step, 'train', {**vals, 'lr': optimizer.param_groups[0]['lr'], 'seconds': seconds})
-        if eval_fn is not None and ((eval_every and step % eval_every == 0) or step == steps): metrics = evaluate()
-        if out and ((checkpoint_every and step % checkpoint_every == 0) or step == steps): checkpoint()
-    bar.close()
+    try:
+        while step < steps:
+            t0 = time.perf_counter()
+            try: batch = next(batches)
+            except StopIteration: batches = iter(data); batch = next(batches)   # a finite dataset: next epoch
+            with torch.autocast(device.type, torch.bfloat16, enabled=amp):
+                losses = loss_fn(net, to_device(shard(batch, rank, world), device))
+            loss = losses['loss']
+            if not torch.isfinite(loss):
+                raise FloatingPointError(f"loss is {loss.item()} at step {step + 1}; the checkpoints in {out} are intact")
+            optimizer.zero_grad(set_to_none=True)
+            loss.backward()
+            if clip is not None: torch.nn.utils.clip_grad_norm_(model.parameters(), clip)
+            optimizer.step()
+            if schedule is not None: schedule.step()
+            step += 1; seconds += time.perf_counter() - t0
+            vals = mean_over_ranks(_scalars(losses))
+            running = vals['loss'] if running is None else 0.98 * running + 0.02 * vals['loss']
+            bar.update(1); bar.set_postfix(loss=f'{running:.4f}')
+            if log and (step % log_every == 0 or step == steps):
+                log.log(step, 'train', {**vals, 'lr': optimizer.param_groups[0]['lr'], 'seconds': seconds})
+            if main and eval_fn is not None and ((eval_every and step % eval_every == 0) or step == steps): metrics = evaluate()
+            if main and out and ((checkpoint_every and step % checkpoint_every == 0) or step == steps): checkpoint()
+    finally:
+        bar.close()
+        if started_group: torch.distributed.destroy_process_group()
     return {'step': step, 'seconds': seconds, **metrics}
+
+# %% ../nbs/02_training.ipynb #1de94eb8
+class TFRMSprop(torch.optim.Optimizer):
+    "RMSProp as TensorFlow 1's tf.train.RMSPropOptimizer computes it (ms starts at 1; lr inside the momentum; eps inside the root)."
+    def __init__(self, params, lr=1e-3, decay=0.9, momentum=0.0, eps=1e-10, centered=False):
+        if lr < 0 or eps < 0 or not 0 <= decay < 1 or momentum < 0:
+            raise ValueError(f"invalid TFRMSprop settings: lr={lr}, decay={decay}, momentum={momentum}, eps={eps}")
+        super().__init__(params, dict(lr=lr, decay=decay, momentum=momentum, eps=eps, centered=centered))
+
+    @torch.no_grad()
+    def step(self, closure=None):
+        loss = None
+        if closure is not None:
+            with torch.enable_grad(): loss = closure()
+        for group in self.param_groups:
+            lr, rho, mu, eps = group['lr'], group['decay'], group['momentum'], group['eps']
+            for p in group['params']:
+                if p.grad is None: continue
+                g, state = p.grad, self.state[p]
+                if not state:
+                    state['ms'] = torch.ones_like(p)                           # TF1 initialises to 1, torch to 0
+                    state['mom'] = torch.zeros_like(p)
+                    if group['centered']: state['mg'] = torch.zeros_like(p)
+                ms, mom = state['ms'], state['mom']
+                ms.mul_(rho).addcmul_(g, g, value=1 - rho)                     # ms_t
+                denom = ms + eps
+                if group['centered']:
+                    state['mg'].mul_(rho).add_(g, alpha=1 - rho)
+                    denom = denom - state['mg'] ** 2
+                mom.mul_(mu).addcdiv_(g, denom.sqrt(), value=lr)               # mom_t, lr inside
+                p.sub_(mom)                                                    # theta_t
+        return loss
