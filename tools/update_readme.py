@@ -19,7 +19,7 @@ def clustering():
         '### Amortized clustering (Set Transformer, sec. 5.3)', '',
         f"Command: `capsule_ae clustering --steps {m['steps']} --seed {cfg['seed']} --out results/clustering`; "
         f"results in `results/clustering/` (`metrics.json`, curves in `metrics.jsonl`, figure `clusters.png`), "
-        f"shown in `nbs/03_clustering.ipynb`.", '',
+        f"shown in `nbs/04_clustering.ipynb`.", '',
         '| model | held-out LL / point | paper (Table 3) |', '|---|---:|---:|',
         f"| oracle (true parameters, same held-out sets) | {m['oracle_ll_per_point']:.4f} | -1.4726 |",
         f"| ISAB({cfg['num_inds']}) + PMA, {m['steps']} steps, {m['seconds'] / 60:.0f} min on {m['device']} "
