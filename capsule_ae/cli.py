@@ -5,12 +5,12 @@
 # %% auto #0
 __all__ = ['make_parser', 'main']
 
-# %% ../nbs/90_cli.ipynb #ad6def56
+# %% ../nbs/90_cli.ipynb #7b971422
 import argparse, json, sys
 from pathlib import Path
 from .training import get_device, is_main_process
 
-# %% ../nbs/90_cli.ipynb #e10f6e57
+# %% ../nbs/90_cli.ipynb #d0685775
 def _common(p, steps):
     budget = p.add_mutually_exclusive_group()
     budget.add_argument('--steps', type=int, default=steps, help=f'training steps (default {steps})')
@@ -39,16 +39,25 @@ def make_parser():
     p.add_argument('--checkpoint-every', type=_positive, default=1000, help='steps between checkpoints (default 1000)')
     p.add_argument('--eval-every', type=_positive, default=None, help='steps between held-out evaluations (default: 20 per run)')
     p.add_argument('--held-out', type=_positive, default=100, help='held-out batches of 10 sets (default 100)')
+    p = sub.add_parser('ccae', help='the Constellation Capsule Autoencoder on constellation data',
+                       description='Constellation Capsule Autoencoder (Kosiorek et al. 2019), official configuration. '
+                                   'Writes metrics.json, metrics.jsonl, model.pt, constellations.png and curves.png to --out.')
+    _common(p, steps=10_000)
+    p.add_argument('--lr', type=float, default=1e-4, help='learning rate (default 1e-4, constant)')
+    p.add_argument('--optimizer', choices=['tfrmsprop', 'adam'], default='tfrmsprop', help='default: TF1-style RMSProp, as the official run')
+    p.add_argument('--checkpoint-every', type=_positive, default=2000, help='steps between checkpoints (default 2000)')
+    p.add_argument('--eval-every', type=_positive, default=None, help='steps between evaluations on 1,000 held-out examples (default: 20 per run)')
+    p.add_argument('--held-out', type=_positive, default=10_000, help='held-out constellations for the final metrics (default 10,000)')
     return parser
 
-# %% ../nbs/90_cli.ipynb #eb6be84b
+# %% ../nbs/90_cli.ipynb #893a4752
 def main(argv=None):
     "Entry point of the `capsule_ae` console script."
     parser = make_parser()
     args = parser.parse_args(argv)
     if args.steps <= 0: parser.error(f"--steps must be positive, got {args.steps}")
-    if args.epochs is not None and args.experiment == 'clustering':
-        parser.error("clustering draws an endless stream of sets: give --steps, not --epochs")
+    if args.epochs is not None and args.experiment in ('clustering', 'ccae'):
+        parser.error(f"{args.experiment} draws an endless stream of examples: give --steps, not --epochs")
     try: device = get_device(args.device)
     except (ValueError, RuntimeError) as e: parser.error(str(e))
     out = args.out or Path('runs') / args.experiment
@@ -58,6 +67,11 @@ def main(argv=None):
                                       lr=args.lr, num_inds=args.num_inds, checkpoint_every=args.checkpoint_every,
                                       eval_every=args.eval_every, n_held_out=args.held_out,
                                       progress=not args.no_progress)
+    elif args.experiment == 'ccae':
+        from capsule_ae.ccae_training import train_ccae
+        _, metrics = train_ccae(steps=args.steps, seed=args.seed, out=out, resume=args.resume, device=device, lr=args.lr,
+                                optimizer=args.optimizer, checkpoint_every=args.checkpoint_every,
+                                eval_every=args.eval_every, n_held_out=args.held_out, progress=not args.no_progress)
     if is_main_process():
         print(json.dumps({k: v for k, v in metrics.items() if k != 'config'}, indent=2))
         print(f"wrote {out}/metrics.json")
