@@ -5,13 +5,13 @@
 # %% auto #0
 __all__ = ['count_matrices', 'segmentation_accuracy', 'adjusted_rand_index', 'kmeans_sklearn', 'kmeans_batched']
 
-# %% ../nbs/07_metrics.ipynb #67a91beb
+# %% ../nbs/07_metrics.ipynb #707559dc
 import numpy as np
 import torch
 from scipy.optimize import linear_sum_assignment
 from sklearn.metrics import adjusted_rand_score
 
-# %% ../nbs/07_metrics.ipynb #19ba6813
+# %% ../nbs/07_metrics.ipynb #9ed3c9c2
 def _as_numpy(x): return x.detach().cpu().numpy() if isinstance(x, torch.Tensor) else np.asarray(x)
 
 def count_matrices(pred, target, presence, n_pred=None, n_target=None):
@@ -30,7 +30,7 @@ def count_matrices(pred, target, presence, n_pred=None, n_target=None):
     np.add.at(counts, (b[present], pred[present], target[present]), 1)
     return counts
 
-# %% ../nbs/07_metrics.ipynb #e9f0153d
+# %% ../nbs/07_metrics.ipynb #33a9af53
 def segmentation_accuracy(pred, target, presence, n_pred=None, n_target=None):
     "Fraction of present points labelled right under the best one-to-one matching of labels, per example (Hungarian)."
     counts = count_matrices(pred, target, presence, n_pred, n_target)          # (B, K, G)
@@ -42,7 +42,7 @@ def segmentation_accuracy(pred, target, presence, n_pred=None, n_target=None):
     total = counts.sum()
     return float(matched / total) if total else float('nan')
 
-# %% ../nbs/07_metrics.ipynb #7829a00a
+# %% ../nbs/07_metrics.ipynb #4da9bcd4
 def adjusted_rand_index(pred, target, presence):
     "Mean over examples (with a present point) of the adjusted Rand index between `pred` and `target` on present points."
     pred, target, present = _as_numpy(pred), _as_numpy(target), _as_numpy(presence) > 0
@@ -51,7 +51,7 @@ def adjusted_rand_index(pred, target, presence):
     scores = [adjusted_rand_score(t[m], p[m]) for p, t, m in zip(pred, target, present) if m.any()]
     return float(np.mean(scores)) if scores else float('nan')
 
-# %% ../nbs/07_metrics.ipynb #dc9afb1d
+# %% ../nbs/07_metrics.ipynb #a9022c18
 def kmeans_sklearn(points, presence, k=3, n_init=10, seed=0):
     "Per-example k-means labels [B, M] with scikit-learn (absent points get label 0 and are ignored by the metrics)."
     from sklearn.cluster import KMeans
@@ -64,7 +64,7 @@ def kmeans_sklearn(points, presence, k=3, n_init=10, seed=0):
         labels[b][present[b]] = KMeans(n_clusters, n_init=n_init, random_state=seed).fit_predict(x)
     return labels
 
-# %% ../nbs/07_metrics.ipynb #a603e235
+# %% ../nbs/07_metrics.ipynb #282b6305
 @torch.no_grad()
 def kmeans_batched(points, presence, k=3, n_init=10, iters=30, seed=0):
     "Per-example k-means of all examples at once: (labels [B, M], inertia [B]); k-means++ seeding, best of `n_init`."

@@ -7,7 +7,7 @@ __all__ = ['get_device', 'seed_everything', 'to_device', 'rng_state', 'set_rng_s
            'checkpoint_paths', 'latest_checkpoint', 'MetricsLog', 'read_metrics', 'plot_metrics', 'dist_info',
            'is_main_process', 'shard', 'fit', 'TFRMSprop']
 
-# %% ../nbs/03_training.ipynb #053e2dc2
+# %% ../nbs/03_training.ipynb #0213ed64
 import json, math, os, random, time, warnings
 from pathlib import Path
 import numpy as np
@@ -15,7 +15,7 @@ import torch
 import torch.nn as nn
 from tqdm.auto import tqdm
 
-# %% ../nbs/03_training.ipynb #8ab41fd9
+# %% ../nbs/03_training.ipynb #5c9702d5
 def get_device(device=None):
     "`device` as a `torch.device`; by default CUDA when present, else the CPU."
     if device is None: return torch.device('cuda' if torch.cuda.is_available() else 'cpu')
@@ -24,12 +24,12 @@ def get_device(device=None):
         raise ValueError(f"device {device} was asked for, but CUDA is not available here; use --device cpu")
     return device
 
-# %% ../nbs/03_training.ipynb #e3eb78df
+# %% ../nbs/03_training.ipynb #ee916d2c
 def seed_everything(seed):
     "Seed Python's, NumPy's and torch's random number generators."
     random.seed(seed); np.random.seed(seed); torch.manual_seed(seed)
 
-# %% ../nbs/03_training.ipynb #87e22451
+# %% ../nbs/03_training.ipynb #543f00f4
 def to_device(batch, device):
     "Move the tensors in `batch` (a tensor, or a tuple, named tuple, list or dict of them) to `device`."
     if isinstance(batch, torch.Tensor): return batch.to(device)
@@ -38,7 +38,7 @@ def to_device(batch, device):
     if isinstance(batch, (list, tuple)): return type(batch)(to_device(v, device) for v in batch)
     return batch
 
-# %% ../nbs/03_training.ipynb #5d1183a2
+# %% ../nbs/03_training.ipynb #26c91b62
 def rng_state():
     "Every global random state that can affect a run."
     state = {'torch': torch.get_rng_state(), 'numpy': np.random.get_state(), 'python': random.getstate()}
@@ -50,7 +50,7 @@ def set_rng_state(state):
     torch.set_rng_state(state['torch']); np.random.set_state(state['numpy']); random.setstate(state['python'])
     if 'cuda' in state and torch.cuda.is_available(): torch.cuda.set_rng_state_all(state['cuda'])
 
-# %% ../nbs/03_training.ipynb #48fbc38d
+# %% ../nbs/03_training.ipynb #9501da1e
 def save_checkpoint(path, state):
     "Write `state` to `path` atomically: a temporary file, fsync, then rename."
     path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
@@ -76,7 +76,7 @@ def latest_checkpoint(run_dir, map_location='cpu'):
         except RuntimeError as e: warnings.warn(f"{e}; falling back to an earlier checkpoint")
     return None, None
 
-# %% ../nbs/03_training.ipynb #f43294d7
+# %% ../nbs/03_training.ipynb #f1bbce7a
 class MetricsLog:
     "Append-only `metrics.jsonl`; on resume, records after the resumed step are dropped."
     def __init__(self, path, resume_step=None):
@@ -98,7 +98,7 @@ def read_metrics(path):
         except json.JSONDecodeError: pass    # a line cut short by a killed process
     return records
 
-# %% ../nbs/03_training.ipynb #4e8b0acc
+# %% ../nbs/03_training.ipynb #a579c144
 def plot_metrics(path, keys=None, split=None, ax=None):
     "Plot the curves of a metrics log (file or run directory): one panel per metric, one line per split."
     import matplotlib.pyplot as plt
@@ -115,7 +115,7 @@ def plot_metrics(path, keys=None, split=None, ax=None):
     plt.tight_layout()
     return axes
 
-# %% ../nbs/03_training.ipynb #5cd9c8af
+# %% ../nbs/03_training.ipynb #d466e7f3
 def dist_info():
     "(rank, world_size, local_rank) of this process: (0, 1, 0) outside torchrun."
     return int(os.environ.get('RANK', 0)), int(os.environ.get('WORLD_SIZE', 1)), int(os.environ.get('LOCAL_RANK', 0))
@@ -136,7 +136,7 @@ def shard(batch, rank, world):
     if isinstance(batch, (list, tuple)): return type(batch)(shard(v, rank, world) for v in batch)
     return batch
 
-# %% ../nbs/03_training.ipynb #1975391f
+# %% ../nbs/03_training.ipynb #71da0b56
 def _scalars(d):
     return {k: (v.detach().float().item() if isinstance(v, torch.Tensor) else float(v)) for k, v in d.items()}
 
@@ -151,6 +151,7 @@ def fit(model, loss_fn, data, optimizer, steps=None,
         resume=False,         # continue from the newest good checkpoint in `out`
         device=None,          # default: CUDA when present, else CPU
         amp=False,            # bfloat16 autocast on CUDA (ignored with a warning on the CPU)
+        compile=False,        # run the forward pass through torch.compile (the saved weights are the plain model's)
         clip=None,            # clip the gradient norm to this value
         seed=None,            # seed every generator before training (a fresh run only)
         log_every=10,         # write training metrics every this many steps
@@ -189,6 +190,7 @@ def fit(model, loss_fn, data, optimizer, steps=None,
             dist.init_process_group('nccl' if device.type == 'cuda' else 'gloo'); started_group = True
         net = DistributedDataParallel(model, device_ids=[device.index] if device.type == 'cuda' else None)
     else: net = model
+    if compile: net = torch.compile(net)
 
     def checkpoint():
         state = dict(step=step, seconds=seconds, metrics=metrics, config=config, rng=rng_state(),
@@ -242,7 +244,7 @@ def fit(model, loss_fn, data, optimizer, steps=None,
         if started_group: torch.distributed.destroy_process_group()
     return {'step': step, 'seconds': seconds, **metrics}
 
-# %% ../nbs/03_training.ipynb #bcf7cc92
+# %% ../nbs/03_training.ipynb #d33696b2
 class TFRMSprop(torch.optim.Optimizer):
     "RMSProp as TensorFlow 1's tf.train.RMSPropOptimizer computes it (ms starts at 1; lr inside the momentum; eps inside the root)."
     def __init__(self, params, lr=1e-3, decay=0.9, momentum=0.0, eps=1e-10, centered=False):

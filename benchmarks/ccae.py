@@ -1,0 +1,75 @@
+"""Training steps per second of the CCAE (official configuration, batch 32), measured side by side in one run:
+
+- eager, reference attention: the plain version of the step (softmax attention written out, no compilation);
+- eager, fused attention: `F.scaled_dot_product_attention` (the library default);
+- compiled: the fused model under `torch.compile` (inductor), compiled once before timing.
+
+    python benchmarks/ccae.py [--repeats 5] [--steps 20] [--no-compile] [--json FILE]
+
+The variants are timed round-robin (one block of `--steps` steps each, `--repeats` times) on the same stream of
+batches, so machine noise hits all alike; the table reports the median seconds per step and the speed-up over the
+plain eager step.
+"""
+import argparse, json, statistics, time
+import torch
+from capsule_ae.attention import set_fast_attention
+from capsule_ae.ccae import CCAE, ccae_losses
+from capsule_ae.constellation import ConstellationStream
+from capsule_ae.training import TFRMSprop, get_device
+
+
+def make_step(model, opt, forward):
+    def step(batch):
+        losses = ccae_losses(forward(batch.corners, batch.presence), batch.presence)
+        opt.zero_grad(set_to_none=True)
+        losses['loss'].backward()
+        opt.step()
+    return step
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument('--repeats', type=int, default=5)
+    p.add_argument('--steps', type=int, default=20)
+    p.add_argument('--no-compile', action='store_true')
+    p.add_argument('--device', default=None)
+    p.add_argument('--json', default=None)
+    args = p.parse_args(argv)
+    device = get_device(args.device)
+    torch.manual_seed(0)
+    variants = {}
+    for name in ['eager, reference attention', 'eager, fused attention'] + ([] if args.no_compile else ['compiled, fused attention']):
+        model = set_fast_attention(CCAE().to(device), name != 'eager, reference attention')
+        opt = TFRMSprop(model.parameters(), lr=1e-4, decay=0.9, momentum=0.9, eps=1e-2 / 32 ** 2)
+        forward = torch.compile(model) if name.startswith('compiled') else model
+        variants[name] = make_step(model, opt, forward)
+    stream = ConstellationStream(32, seed=0)
+    batches = [type(b)(*(t.to(device) for t in b)) for b in (stream.sample() for _ in range(args.steps))]
+    sync = torch.cuda.synchronize if device.type == 'cuda' else (lambda: None)
+    for name, step in variants.items():                     # warm-up (and compilation)
+        t0 = time.perf_counter()
+        for b in batches[:3]: step(b)
+        sync()
+        print(f"warm-up {name}: {time.perf_counter() - t0:.1f} s", flush=True)
+    times = {name: [] for name in variants}
+    for _ in range(args.repeats):
+        for name, step in variants.items():
+            sync(); t0 = time.perf_counter()
+            for b in batches: step(b)
+            sync(); times[name].append((time.perf_counter() - t0) / len(batches))
+    base = statistics.median(times['eager, reference attention'])
+    rows = [{'variant': n, 'ms_per_step': 1e3 * statistics.median(t), 'steps_per_s': 1 / statistics.median(t),
+             'speedup': base / statistics.median(t)} for n, t in times.items()]
+    print(f"\ndevice {device}, torch {torch.__version__}, {torch.get_num_threads()} threads; batch 32; "
+          f"median of {args.repeats} blocks of {args.steps} steps")
+    print("| variant | ms / step | steps / s | speed-up over plain eager |\n|---|---:|---:|---:|")
+    for r in rows: print(f"| {r['variant']} | {r['ms_per_step']:.1f} | {r['steps_per_s']:.1f} | {r['speedup']:.2f} |")
+    if args.json:
+        with open(args.json, 'w') as f:
+            json.dump({'device': str(device), 'torch': torch.__version__, 'threads': torch.get_num_threads(),
+                       'repeats': args.repeats, 'steps': args.steps, 'rows': rows}, f, indent=2)
+    return rows
+
+
+if __name__ == '__main__':
+    main()
