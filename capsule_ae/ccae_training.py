@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['evaluate_ccae', 'kmeans_baseline', 'plot_ccae', 'ccae_loss', 'train_ccae']
 
-# %% ../nbs/08_ccae_training.ipynb #aa595d03
+# %% ../nbs/08_ccae_training.ipynb #a06ecc0b
 import json, time
 from pathlib import Path
 import numpy as np
@@ -15,7 +15,7 @@ from .constellation import ConstellationStream, Constellations, held_out_constel
 from .metrics import adjusted_rand_index, kmeans_batched, segmentation_accuracy
 from .training import TFRMSprop, fit, get_device, is_main_process, seed_everything
 
-# %% ../nbs/08_ccae_training.ipynb #41d4709a
+# %% ../nbs/08_ccae_training.ipynb #61aa987c
 @torch.no_grad()
 def evaluate_ccae(model, data, noise=False, batch_size=2000, seed=0):
     "Segmentation accuracy, ARI and log-likelihood (per example, summed over present points) of `model` on `data`."
@@ -33,14 +33,16 @@ def evaluate_ccae(model, data, noise=False, batch_size=2000, seed=0):
             'ari': adjusted_rand_index(capsule, data.pattern_id, data.presence),
             'log_prob': torch.cat(log_prob).mean().item()}
 
-# %% ../nbs/08_ccae_training.ipynb #5731d585
+# %% ../nbs/08_ccae_training.ipynb #f4c3740e
 def kmeans_baseline(data, k=3, seed=0):
-    "Segmentation accuracy and ARI of per-example k-means (k = 3) on the present points of `data`."
+    "Segmentation accuracy and ARI of per-example k-means (k = 3), and the accuracy of putting every point in one group."
     labels, _ = kmeans_batched(data.corners, data.presence, k=k, seed=seed)
-    return {'kmeans_segm_acc': segmentation_accuracy(labels, data.pattern_id, data.presence, k, data.pattern_presence.shape[1]),
-            'kmeans_ari': adjusted_rand_index(labels, data.pattern_id, data.presence)}
+    G = data.pattern_presence.shape[1]
+    return {'kmeans_segm_acc': segmentation_accuracy(labels, data.pattern_id, data.presence, k, G),
+            'kmeans_ari': adjusted_rand_index(labels, data.pattern_id, data.presence),
+            'one_group_segm_acc': segmentation_accuracy(torch.zeros_like(data.pattern_id), data.pattern_id, data.presence, k, G)}
 
-# %% ../nbs/08_ccae_training.ipynb #8bbecfe5
+# %% ../nbs/08_ccae_training.ipynb #56659c65
 @torch.no_grad()
 def plot_ccae(model, data, n=8, noise=False):
     "Ground truth (top) against winning capsules with their votes (bottom) for the first `n` examples of `data`."
@@ -63,7 +65,7 @@ def plot_ccae(model, data, n=8, noise=False):
     fig.tight_layout()
     return fig
 
-# %% ../nbs/08_ccae_training.ipynb #3837b373
+# %% ../nbs/08_ccae_training.ipynb #3aed7ba7
 def ccae_loss(model, batch):
     "The CCAE objective on a Constellations batch (for `fit`)."
     return ccae_losses(model(batch.corners, batch.presence), batch.presence)

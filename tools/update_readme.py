@@ -72,7 +72,8 @@ def ccae():
         '| model | segmentation accuracy | adjusted Rand index | log-likelihood / example | segm. acc. with noise |',
         '|---|---:|---:|---:|---:|',
         f"| CCAE | {m['segm_acc']:.4f} | {m['ari']:.4f} | {m['log_prob']:.3f} | {m['segm_acc_noisy']:.4f} |",
-        f"| k-means (k = 3) per example | {m['kmeans_segm_acc']:.4f} | {m['kmeans_ari']:.4f} | | |", '',
+        f"| k-means (k = 3) per example | {m['kmeans_segm_acc']:.4f} | {m['kmeans_ari']:.4f} | | |",
+        f"| every point in one group | {m['one_group_segm_acc']:.4f} | | | |", '',
         '![held-out constellations: truth and winning capsules](results/ccae/constellations.png)', '']
 
 
