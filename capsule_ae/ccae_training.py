@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['evaluate_ccae', 'kmeans_baseline', 'plot_ccae', 'ccae_loss', 'train_ccae']
 
-# %% ../nbs/08_ccae_training.ipynb #a06ecc0b
+# %% ../nbs/08_ccae_training.ipynb #1ad6f8d4
 import json, time
 from pathlib import Path
 import numpy as np
@@ -15,7 +15,7 @@ from .constellation import ConstellationStream, Constellations, held_out_constel
 from .metrics import adjusted_rand_index, kmeans_batched, segmentation_accuracy
 from .training import TFRMSprop, fit, get_device, is_main_process, seed_everything
 
-# %% ../nbs/08_ccae_training.ipynb #61aa987c
+# %% ../nbs/08_ccae_training.ipynb #75b2b4ea
 @torch.no_grad()
 def evaluate_ccae(model, data, noise=False, batch_size=2000, seed=0):
     "Segmentation accuracy, ARI and log-likelihood (per example, summed over present points) of `model` on `data`."
@@ -33,7 +33,7 @@ def evaluate_ccae(model, data, noise=False, batch_size=2000, seed=0):
             'ari': adjusted_rand_index(capsule, data.pattern_id, data.presence),
             'log_prob': torch.cat(log_prob).mean().item()}
 
-# %% ../nbs/08_ccae_training.ipynb #f4c3740e
+# %% ../nbs/08_ccae_training.ipynb #0a32ff93
 def kmeans_baseline(data, k=3, seed=0):
     "Segmentation accuracy and ARI of per-example k-means (k = 3), and the accuracy of putting every point in one group."
     labels, _ = kmeans_batched(data.corners, data.presence, k=k, seed=seed)
@@ -42,7 +42,7 @@ def kmeans_baseline(data, k=3, seed=0):
             'kmeans_ari': adjusted_rand_index(labels, data.pattern_id, data.presence),
             'one_group_segm_acc': segmentation_accuracy(torch.zeros_like(data.pattern_id), data.pattern_id, data.presence, k, G)}
 
-# %% ../nbs/08_ccae_training.ipynb #56659c65
+# %% ../nbs/08_ccae_training.ipynb #bec4496f
 @torch.no_grad()
 def plot_ccae(model, data, n=8, noise=False):
     "Ground truth (top) against winning capsules with their votes (bottom) for the first `n` examples of `data`."
@@ -65,7 +65,7 @@ def plot_ccae(model, data, n=8, noise=False):
     fig.tight_layout()
     return fig
 
-# %% ../nbs/08_ccae_training.ipynb #3aed7ba7
+# %% ../nbs/08_ccae_training.ipynb #e749ad4d
 def ccae_loss(model, batch):
     "The CCAE objective on a Constellations batch (for `fit`)."
     return ccae_losses(model(batch.corners, batch.presence), batch.presence)
@@ -86,7 +86,9 @@ def train_ccae(steps=10_000, seed=0, out=None, resume=False, device=None, batch_
                  eval_fn=lambda m: evaluate_ccae(m, monitor), eval_every=eval_every or max(steps // 20, 1),
                  out=out, checkpoint_every=checkpoint_every, resume=resume, device=device, config=config, progress=progress)
     if not is_main_process(): return model, result
-    metrics = {**evaluate_ccae(model, held), 'noise_at_eval': False,
+    torch.manual_seed(seed)                                                    # the run's initialisation, untrained
+    untrained = {f'untrained_{k}': v for k, v in evaluate_ccae(CCAE().to(device), held).items()}
+    metrics = {**evaluate_ccae(model, held), 'noise_at_eval': False, **untrained,
                **{f'{k}_noisy': v for k, v in evaluate_ccae(model, held, noise=True).items()},
                **kmeans_baseline(held), 'n_held_out': n_held_out,
                'steps': result['step'], 'seconds': result['seconds'], 'device': str(device), 'config': config}
