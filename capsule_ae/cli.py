@@ -5,16 +5,17 @@
 # %% auto #0
 __all__ = ['make_parser', 'main', 'entry']
 
-# %% ../nbs/90_cli.ipynb #b9bda5a7
+# %% ../nbs/90_cli.ipynb #02aa7806
 import argparse, json, sys
 from pathlib import Path
 from .training import get_device, is_main_process
 
-# %% ../nbs/90_cli.ipynb #8a2976b4
-def _common(p, steps):
+# %% ../nbs/90_cli.ipynb #dd3375db
+def _common(p, steps=None, epochs=None):
     budget = p.add_mutually_exclusive_group()
-    budget.add_argument('--steps', type=int, default=steps, help=f'training steps (default {steps})')
-    budget.add_argument('--epochs', type=int, default=None, help='training epochs, for experiments on a finite dataset')
+    budget.add_argument('--steps', type=int, default=steps, help='training steps' + (f' (default {steps})' if steps else ''))
+    budget.add_argument('--epochs', type=int, default=None,
+                        help='passes over the training set' + (f' (default {epochs})' if epochs else ', for experiments on a finite dataset'))
     p.add_argument('--seed', type=int, default=0, help='random seed (default 0)')
     p.add_argument('--out', type=Path, default=None, help='run directory (default runs/<experiment>)')
     p.add_argument('--resume', action='store_true', help='continue from the newest good checkpoint in --out')
@@ -48,14 +49,30 @@ def make_parser():
     p.add_argument('--checkpoint-every', type=_positive, default=2000, help='steps between checkpoints (default 2000)')
     p.add_argument('--eval-every', type=_positive, default=None, help='steps between evaluations on 1,000 held-out examples (default: 20 per run)')
     p.add_argument('--held-out', type=_positive, default=10_000, help='held-out constellations for the final metrics (default 10,000)')
+    p = sub.add_parser('capsnet', help='CapsNet with dynamic routing on MNIST',
+                       description='CapsNet (Sabour et al. 2017), the paper\'s MNIST model and recipe. Fetches MNIST when missing. '
+                                   'Writes metrics.json, metrics.jsonl, model.pt, reconstructions.png, perturbations.png, '
+                                   'lengths.png and curves.png to --out.')
+    _common(p, epochs=1)
+    p.add_argument('--batch-size', type=_positive, default=128, help='default 128')
+    p.add_argument('--lr', type=float, default=1e-3, help='Adam learning rate, times 0.96 every 2,000 steps (default 1e-3)')
+    p.add_argument('--iterations', type=_positive, default=3, help='routing iterations (default 3)')
+    p.add_argument('--detach-routing', action='store_true', help='stop gradients through the inner routing iterations')
+    p.add_argument('--recon-weight', type=float, default=0.0005, help='weight of the reconstruction loss (default 0.0005; 0 for none)')
+    p.add_argument('--compile', action='store_true', help='run the model through torch.compile')
+    p.add_argument('--checkpoint-every', type=_positive, default=200, help='steps between checkpoints (default 200)')
+    p.add_argument('--eval-every', type=_positive, default=None, help='steps between test evaluations (default: every epoch)')
+    p.add_argument('--test-size', type=_positive, default=None, help='evaluate on the first N test digits (default: all 10,000)')
+    p.add_argument('--data', type=Path, default=None, help='MNIST folder (default $CAPSULE_AE_DATA or ~/.cache/capsule_ae)')
     return parser
 
-# %% ../nbs/90_cli.ipynb #9a47ac3c
+# %% ../nbs/90_cli.ipynb #be3610e5
 def main(argv=None):
     "Entry point of the `capsule_ae` console script."
     parser = make_parser()
     args = parser.parse_args(argv)
-    if args.steps <= 0: parser.error(f"--steps must be positive, got {args.steps}")
+    if args.steps is not None and args.steps <= 0: parser.error(f"--steps must be positive, got {args.steps}")
+    if args.epochs is not None and args.epochs <= 0: parser.error(f"--epochs must be positive, got {args.epochs}")
     if args.epochs is not None and args.experiment in ('clustering', 'ccae'):
         parser.error(f"{args.experiment} draws an endless stream of examples: give --steps, not --epochs")
     try: device = get_device(args.device)
@@ -72,12 +89,20 @@ def main(argv=None):
         _, metrics = train_ccae(steps=args.steps, seed=args.seed, out=out, resume=args.resume, device=device, lr=args.lr,
                                 optimizer=args.optimizer, checkpoint_every=args.checkpoint_every,
                                 eval_every=args.eval_every, n_held_out=args.held_out, progress=not args.no_progress)
+    elif args.experiment == 'capsnet':
+        from capsule_ae.capsnet_training import train_capsnet
+        _, metrics = train_capsnet(epochs=args.epochs or (None if args.steps else 1), steps=args.steps, seed=args.seed,
+                                   out=out, resume=args.resume, device=device, batch_size=args.batch_size, lr=args.lr,
+                                   iterations=args.iterations, detach_routing=args.detach_routing,
+                                   recon_weight=args.recon_weight, compile=args.compile, root=args.data,
+                                   test_size=args.test_size, checkpoint_every=args.checkpoint_every,
+                                   eval_every=args.eval_every, progress=not args.no_progress)
     if is_main_process():
         print(json.dumps({k: v for k, v in metrics.items() if k != 'config'}, indent=2))
         print(f"wrote {out}/metrics.json")
     return metrics
 
-# %% ../nbs/90_cli.ipynb #21c713bd
+# %% ../nbs/90_cli.ipynb #a915d6db
 def entry():
     "The console script: `main` with the process's arguments; exit status 0 on success, 2 on a usage error."
     main()

@@ -4,8 +4,8 @@
 
 # %% auto #0
 __all__ = ['get_device', 'seed_everything', 'to_device', 'rng_state', 'set_rng_state', 'save_checkpoint', 'load_checkpoint',
-           'checkpoint_paths', 'latest_checkpoint', 'MetricsLog', 'read_metrics', 'plot_metrics', 'dist_info',
-           'is_main_process', 'shard', 'fit', 'TFRMSprop']
+           'checkpoint_paths', 'latest_checkpoint', 'MetricsLog', 'read_metrics', 'plot_metrics', 'write_run',
+           'dist_info', 'is_main_process', 'shard', 'fit', 'TFRMSprop']
 
 # %% ../nbs/03_training.ipynb #0213ed64
 import json, math, os, random, time, warnings
@@ -114,6 +114,16 @@ def plot_metrics(path, keys=None, split=None, ax=None):
         a.set_xlabel('step'); a.set_title(key); a.legend()
     plt.tight_layout()
     return axes
+
+# %% ../nbs/03_training.ipynb #7f594b67
+def write_run(out, model, metrics, figures=None):
+    "Save model.pt (state dict), metrics.json and each figure in `figures` ({name: matplotlib figure}) as out/name.png."
+    import matplotlib.pyplot as plt
+    out = Path(out); out.mkdir(parents=True, exist_ok=True)
+    torch.save(model.state_dict(), out / 'model.pt')
+    (out / 'metrics.json').write_text(json.dumps(metrics, indent=2) + '\n')
+    for name, fig in (figures or {}).items():
+        fig.savefig(out / f'{name}.png', dpi=100, bbox_inches='tight'); plt.close(fig)
 
 # %% ../nbs/03_training.ipynb #d466e7f3
 def dist_info():
