@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['evaluate_ccae', 'kmeans_baseline', 'plot_ccae', 'ccae_loss', 'train_ccae']
 
-# %% ../nbs/08_ccae_training.ipynb #1ad6f8d4
+# %% ../nbs/08_ccae_training.ipynb #bcad71f5
 import json, time
 from pathlib import Path
 import numpy as np
@@ -13,9 +13,9 @@ import torch
 from .ccae import CCAE, ccae_losses
 from .constellation import ConstellationStream, Constellations, held_out_constellations, plot_constellations
 from .metrics import adjusted_rand_index, kmeans_batched, segmentation_accuracy
-from .training import TFRMSprop, fit, get_device, is_main_process, seed_everything
+from .training import TFRMSprop, fit, get_device, is_main_process, seed_everything, write_run, plot_metrics
 
-# %% ../nbs/08_ccae_training.ipynb #75b2b4ea
+# %% ../nbs/08_ccae_training.ipynb #f3a17373
 @torch.no_grad()
 def evaluate_ccae(model, data, noise=False, batch_size=2000, seed=0):
     "Segmentation accuracy, ARI and log-likelihood (per example, summed over present points) of `model` on `data`."
@@ -33,7 +33,7 @@ def evaluate_ccae(model, data, noise=False, batch_size=2000, seed=0):
             'ari': adjusted_rand_index(capsule, data.pattern_id, data.presence),
             'log_prob': torch.cat(log_prob).mean().item()}
 
-# %% ../nbs/08_ccae_training.ipynb #0a32ff93
+# %% ../nbs/08_ccae_training.ipynb #3f065fe1
 def kmeans_baseline(data, k=3, seed=0):
     "Segmentation accuracy and ARI of per-example k-means (k = 3), and the accuracy of putting every point in one group."
     labels, _ = kmeans_batched(data.corners, data.presence, k=k, seed=seed)
@@ -42,7 +42,7 @@ def kmeans_baseline(data, k=3, seed=0):
             'kmeans_ari': adjusted_rand_index(labels, data.pattern_id, data.presence),
             'one_group_segm_acc': segmentation_accuracy(torch.zeros_like(data.pattern_id), data.pattern_id, data.presence, k, G)}
 
-# %% ../nbs/08_ccae_training.ipynb #bec4496f
+# %% ../nbs/08_ccae_training.ipynb #6e1f9834
 @torch.no_grad()
 def plot_ccae(model, data, n=8, noise=False):
     "Ground truth (top) against winning capsules with their votes (bottom) for the first `n` examples of `data`."
@@ -65,7 +65,7 @@ def plot_ccae(model, data, n=8, noise=False):
     fig.tight_layout()
     return fig
 
-# %% ../nbs/08_ccae_training.ipynb #e749ad4d
+# %% ../nbs/08_ccae_training.ipynb #09ae3778
 def ccae_loss(model, batch):
     "The CCAE objective on a Constellations batch (for `fit`)."
     return ccae_losses(model(batch.corners, batch.presence), batch.presence)
@@ -93,15 +93,9 @@ def train_ccae(steps=10_000, seed=0, out=None, resume=False, device=None, batch_
                **kmeans_baseline(held), 'n_held_out': n_held_out,
                'steps': result['step'], 'seconds': result['seconds'], 'device': str(device), 'config': config}
     if out is not None:
-        import matplotlib.pyplot as plt
-        from capsule_ae.training import plot_metrics
-        out = Path(out)
-        torch.save(model.state_dict(), out / 'model.pt')
-        (out / 'metrics.json').write_text(json.dumps(metrics, indent=2) + '\n')
         fig = plot_ccae(model, held)
         fig.suptitle(f"held-out constellations after {metrics['steps']} steps: segmentation accuracy "
                      f"{metrics['segm_acc']:.3f} (k-means {metrics['kmeans_segm_acc']:.3f})", y=1.02)
-        fig.savefig(out / 'constellations.png', dpi=100, bbox_inches='tight'); plt.close(fig)
         axes = plot_metrics(out, keys=['loss', 'log_prob', 'segm_acc', 'ari'])
-        axes[0].figure.savefig(out / 'curves.png', dpi=100, bbox_inches='tight'); plt.close(axes[0].figure)
+        write_run(out, model, metrics, {'constellations': fig, 'curves': axes[0].figure})
     return model, metrics

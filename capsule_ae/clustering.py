@@ -6,7 +6,7 @@
 __all__ = ['HELD_OUT_SEED', 'MoGBatch', 'MoGSets', 'mog_log_prob', 'MoGClusterer', 'clustering_loss', 'held_out_sets',
            'evaluate_clustering', 'plot_clustering', 'train_clustering']
 
-# %% ../nbs/04_clustering.ipynb #bbc7cdb4
+# %% ../nbs/04_clustering.ipynb #2e53758f
 import json, math, time
 from pathlib import Path
 from typing import NamedTuple
@@ -16,9 +16,9 @@ import torch.nn as nn
 import torch.nn.functional as F
 from .attention import SetTransformer, check_set
 from .gmm import GaussianMixture
-from .training import fit, get_device, is_main_process, seed_everything
+from .training import fit, get_device, is_main_process, seed_everything, write_run
 
-# %% ../nbs/04_clustering.ipynb #32ea6f06
+# %% ../nbs/04_clustering.ipynb #e0f63396
 class MoGBatch(NamedTuple):
     "A batch of sets and the mixtures that generated them."
     X: torch.Tensor       # (B, N, D) points
@@ -53,12 +53,12 @@ class MoGSets:
     def state_dict(self): return {'generator': self.generator.get_state()}
     def load_state_dict(self, state): self.generator.set_state(state['generator'])
 
-# %% ../nbs/04_clustering.ipynb #a6a2666f
+# %% ../nbs/04_clustering.ipynb #5c85e32d
 def mog_log_prob(X, pi_logits, mu, sigma):
     "log p(x_n) [B, N] of points X [B, N, D] under the isotropic mixtures (pi_logits [B, K], mu [B, K, D], sigma [B, K])."
     return GaussianMixture(mu, sigma, pi_logits).log_prob(X)                   # (B, N)
 
-# %% ../nbs/04_clustering.ipynb #8a9c803f
+# %% ../nbs/04_clustering.ipynb #4e5c1d8f
 class MoGClusterer(nn.Module):
     "Set Transformer that reads a set X [B, N, D] and predicts a K-component isotropic mixture (Lee et al. sec. 5.3)."
     def __init__(self, K=4, dim=2, num_inds=32, dim_hidden=128, num_heads=4, ln=False, min_sigma=1e-4):
@@ -73,13 +73,13 @@ class MoGClusterer(nn.Module):
         sigma = F.softplus(raw[..., -1]) + self.min_sigma                      # (B, K)
         return pi_logits, mu, sigma
 
-# %% ../nbs/04_clustering.ipynb #2d65d872
+# %% ../nbs/04_clustering.ipynb #03622b8e
 def clustering_loss(model, batch):
     "Negative mean log-likelihood per point of the batch's sets under the predicted mixtures."
     ll = mog_log_prob(batch.X, *model(batch.X)).mean()
     return {'loss': -ll, 'll': ll}
 
-# %% ../nbs/04_clustering.ipynb #eacf11a2
+# %% ../nbs/04_clustering.ipynb #f0fa699d
 HELD_OUT_SEED = 20190601
 
 def held_out_sets(n_batches=100, seed=HELD_OUT_SEED, **kwargs):
@@ -100,7 +100,7 @@ def evaluate_clustering(model, sets, device=None):
     model.train(was_training)
     return {'ll_per_point': float(np.mean(ll)), 'oracle_ll_per_point': float(np.mean(oracle))}
 
-# %% ../nbs/04_clustering.ipynb #650dce02
+# %% ../nbs/04_clustering.ipynb #a0ea66bf
 @torch.no_grad()
 def plot_clustering(model, batch, n=4, axes=None):
     "Scatter `n` sets of `batch` coloured by predicted cluster, with predicted means and 1 and 2 sigma circles."
@@ -125,7 +125,7 @@ def plot_clustering(model, batch, n=4, axes=None):
         ax.set_aspect('equal'); ax.set_xlim(-5.5, 5.5); ax.set_ylim(-5.5, 5.5); ax.set_xticks([]); ax.set_yticks([])
     return axes
 
-# %% ../nbs/04_clustering.ipynb #0fa2cc44
+# %% ../nbs/04_clustering.ipynb #0fae41da
 def train_clustering(steps=2000, seed=0, out=None, resume=False, device=None, lr=1e-3, decay_at=0.7,
                      num_inds=32, dim_hidden=128, num_heads=4, batch_size=10, n_range=(100, 500),
                      n_held_out=100, eval_every=None, checkpoint_every=1000, progress=True):
@@ -146,12 +146,8 @@ def train_clustering(steps=2000, seed=0, out=None, resume=False, device=None, lr
     metrics = {'ll_per_point': result['ll_per_point'], 'oracle_ll_per_point': result['oracle_ll_per_point'],
                'steps': result['step'], 'seconds': result['seconds'], 'device': str(device), 'config': config}
     if out is not None:
-        import matplotlib; import matplotlib.pyplot as plt
-        out = Path(out)
-        torch.save(model.state_dict(), out / 'model.pt')
-        (out / 'metrics.json').write_text(json.dumps(metrics, indent=2) + '\n')
         axes = plot_clustering(model, sets[0], n=5)
         axes[0].figure.suptitle(f"held-out sets after {metrics['steps']} steps: LL/point {metrics['ll_per_point']:.4f} "
                                 f"(oracle {metrics['oracle_ll_per_point']:.4f})")
-        axes[0].figure.savefig(out / 'clusters.png', dpi=110, bbox_inches='tight'); plt.close(axes[0].figure)
+        write_run(out, model, metrics, {'clusters': axes[0].figure})
     return model, metrics

