@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['evaluate_ccae', 'kmeans_baseline', 'plot_ccae', 'ccae_loss', 'train_ccae']
 
-# %% ../nbs/08_ccae_training.ipynb #bcad71f5
+# %% ../nbs/08_ccae_training.ipynb #d37ada03
 import json, time
 from pathlib import Path
 import numpy as np
@@ -15,7 +15,7 @@ from .constellation import ConstellationStream, Constellations, held_out_constel
 from .metrics import adjusted_rand_index, kmeans_batched, segmentation_accuracy
 from .training import TFRMSprop, fit, get_device, is_main_process, seed_everything, write_run, plot_metrics
 
-# %% ../nbs/08_ccae_training.ipynb #f3a17373
+# %% ../nbs/08_ccae_training.ipynb #fca014b5
 @torch.no_grad()
 def evaluate_ccae(model, data, noise=False, batch_size=2000, seed=0):
     "Segmentation accuracy, ARI and log-likelihood (per example, summed over present points) of `model` on `data`."
@@ -33,7 +33,7 @@ def evaluate_ccae(model, data, noise=False, batch_size=2000, seed=0):
             'ari': adjusted_rand_index(capsule, data.pattern_id, data.presence),
             'log_prob': torch.cat(log_prob).mean().item()}
 
-# %% ../nbs/08_ccae_training.ipynb #3f065fe1
+# %% ../nbs/08_ccae_training.ipynb #c5cbdbdd
 def kmeans_baseline(data, k=3, seed=0):
     "Segmentation accuracy and ARI of per-example k-means (k = 3), and the accuracy of putting every point in one group."
     labels, _ = kmeans_batched(data.corners, data.presence, k=k, seed=seed)
@@ -42,7 +42,7 @@ def kmeans_baseline(data, k=3, seed=0):
             'kmeans_ari': adjusted_rand_index(labels, data.pattern_id, data.presence),
             'one_group_segm_acc': segmentation_accuracy(torch.zeros_like(data.pattern_id), data.pattern_id, data.presence, k, G)}
 
-# %% ../nbs/08_ccae_training.ipynb #6e1f9834
+# %% ../nbs/08_ccae_training.ipynb #bae0c4a1
 @torch.no_grad()
 def plot_ccae(model, data, n=8, noise=False):
     "Ground truth (top) against winning capsules with their votes (bottom) for the first `n` examples of `data`."
@@ -65,7 +65,7 @@ def plot_ccae(model, data, n=8, noise=False):
     fig.tight_layout()
     return fig
 
-# %% ../nbs/08_ccae_training.ipynb #09ae3778
+# %% ../nbs/08_ccae_training.ipynb #1e181c2b
 def ccae_loss(model, batch):
     "The CCAE objective on a Constellations batch (for `fit`)."
     return ccae_losses(model(batch.corners, batch.presence), batch.presence)

@@ -80,7 +80,22 @@ def ccae():
         'Not yet the paper\'s behaviour: the trained CCAE beats k-means but not its own untrained initialisation, whose '
         'near-identical votes already split the plane into regions; segmentation accuracy peaked early in the run and '
         'fell back while the likelihood kept rising (`results/ccae/curves.png`; discussion in `nbs/08_ccae_training.ipynb`).', '',
+        *ccae_gpu(m),
         '![held-out constellations: truth and winning capsules](results/ccae/constellations.png)', '']
+
+
+def ccae_gpu(cpu):
+    path = root / 'results/ccae_gpu/metrics.json'
+    if not path.exists(): return []
+    g = json.loads(path.read_text())
+    return [f"Continued on an {g['gpu']} with the whole training step replayed as a CUDA graph "
+            f"(`python tools/ccae_cuda_graph.py --run results/ccae --out results/ccae_gpu --seconds 230`: "
+            f"{g['steps'] - cpu['steps']:,} more steps in 230 s) to {g['steps']:,} steps: segmentation accuracy "
+            f"{g['segm_acc']:.4f}, ARI {g['ari']:.4f}, log-likelihood {g['log_prob']:.3f} on the same held-out set. "
+            f"Longer training does not close the gap to the untrained model; the monitor curves stay flat "
+            f"(`results/ccae_gpu/metrics.jsonl`, `nbs/08_ccae_training.ipynb`). The checkpoint "
+            f"`results/ccae_gpu/ckpt_{g['steps']:08d}.pt` continues with "
+            f"`capsule_ae ccae --steps 300000 --seed 0 --out results/ccae_gpu --resume`.", '']
 
 
 def ccae_benchmark(name='benchmark_ccae.json'):
