@@ -6,7 +6,7 @@
 __all__ = ['lr_decay', 'capsnet_batch_loss', 'evaluate_capsnet', 'plot_reconstructions', 'plot_perturbations', 'plot_lengths',
            'train_capsnet']
 
-# %% ../nbs/12_capsnet_training.ipynb #07518216
+# %% ../nbs/12_capsnet_training.ipynb #c0918b5a
 import json, time
 from pathlib import Path
 import numpy as np
@@ -15,7 +15,7 @@ from .training import fit, get_device, seed_everything, is_main_process, write_r
 from .mnist import mnist_datasets, MNISTBatches
 from .capsnet import CapsNet, capsnet_loss, mask_capsules
 
-# %% ../nbs/12_capsnet_training.ipynb #209676fd
+# %% ../nbs/12_capsnet_training.ipynb #252218e1
 def lr_decay(rate=0.96, every=2000):
     "Multiplier of the learning rate at a step: rate ** (step / every), the official exponential decay."
     return lambda step: rate ** (step / every)
@@ -39,7 +39,7 @@ def evaluate_capsnet(model, batches):
     return {'test_accuracy': correct / n, 'test_error': 100 * (1 - correct / n),
             'test_margin': margin / n, 'test_reconstruction': recon / n}
 
-# %% ../nbs/12_capsnet_training.ipynb #0b67d385
+# %% ../nbs/12_capsnet_training.ipynb #12f1ce33
 @torch.no_grad()
 def plot_reconstructions(model, x, y, n=10):
     "Inputs (top) and reconstructions from the longest capsule (bottom), titled with label and prediction."
@@ -93,7 +93,7 @@ def plot_lengths(model, x, y, n=6):
     plt.tight_layout()
     return fig
 
-# %% ../nbs/12_capsnet_training.ipynb #390ba8b6
+# %% ../nbs/12_capsnet_training.ipynb #58e5a09c
 def train_capsnet(epochs=1,                # passes over the 60,000 training digits
                   steps=None,              # or a number of steps instead of epochs
                   seed=0, out=None, resume=False, device=None,
@@ -112,7 +112,7 @@ def train_capsnet(epochs=1,                # passes over the 60,000 training dig
     test = MNISTBatches(test_ds, 500, shuffle=False, max_shift=0, device=device)
     if test_size is not None: test.images, test.labels = test.images[:test_size], test.labels[:test_size]
     model = CapsNet(iterations=iterations, detach_routing=detach_routing)
-    if device.type == 'cpu': model = model.to(memory_format=torch.channels_last)   # ~10% faster convolutions (benchmarks/capsnet.py)
+    if device.type == 'cpu': model = model.to(memory_format=torch.channels_last)   # 0-10% faster here (benchmarks/capsnet.py)
     opt = torch.optim.Adam(model.parameters(), lr=lr)
     schedule = torch.optim.lr_scheduler.LambdaLR(opt, lr_decay(decay_rate, decay_steps))
     result = fit(model, capsnet_batch_loss(recon_weight), data, opt, steps=steps, epochs=None if steps else epochs,
