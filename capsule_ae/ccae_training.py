@@ -71,12 +71,12 @@ def ccae_loss(model, batch):
     return ccae_losses(model(batch.corners, batch.presence), batch.presence)
 
 def train_ccae(steps=10_000, seed=0, out=None, resume=False, device=None, batch_size=32, lr=1e-4, optimizer='tfrmsprop',
-               n_held_out=10_000, eval_every=None, checkpoint_every=2_000, progress=True):
+               n_held_out=10_000, eval_every=None, checkpoint_every=2_000, progress=True, init='tf'):
     "Train the official CCAE on constellations; returns (model, metrics). Writes a run directory when `out` is set."
     seed_everything(seed)
     device = get_device(device)
     config = {k: v for k, v in locals().items() if k not in ('out', 'resume', 'progress', 'device')}
-    model = CCAE()
+    model = CCAE(init=init)
     if optimizer == 'tfrmsprop': opt = TFRMSprop(model.parameters(), lr=lr, decay=0.9, momentum=0.9, eps=1e-2 / batch_size ** 2)
     elif optimizer == 'adam': opt = torch.optim.Adam(model.parameters(), lr=lr)
     else: raise ValueError(f"optimizer must be 'tfrmsprop' or 'adam', got {optimizer!r}")
@@ -87,7 +87,7 @@ def train_ccae(steps=10_000, seed=0, out=None, resume=False, device=None, batch_
                  out=out, checkpoint_every=checkpoint_every, resume=resume, device=device, config=config, progress=progress)
     if not is_main_process(): return model, result
     torch.manual_seed(seed)                                                    # the run's initialisation, untrained
-    untrained = {f'untrained_{k}': v for k, v in evaluate_ccae(CCAE().to(device), held).items()}
+    untrained = {f'untrained_{k}': v for k, v in evaluate_ccae(CCAE(init=init).to(device), held).items()}
     metrics = {**evaluate_ccae(model, held), 'noise_at_eval': False, **untrained,
                **{f'{k}_noisy': v for k, v in evaluate_ccae(model, held, noise=True).items()},
                **kmeans_baseline(held), 'n_held_out': n_held_out,

@@ -46,6 +46,7 @@ def make_parser():
     _common(p, steps=10_000)
     p.add_argument('--lr', type=float, default=1e-4, help='learning rate (default 1e-4, constant)')
     p.add_argument('--optimizer', choices=['tfrmsprop', 'adam'], default='tfrmsprop', help='default: TF1-style RMSProp, as the official run')
+    p.add_argument('--init', choices=['tf', 'torch'], default='tf', help="encoder initialisation: the official code's (default) or PyTorch's")
     p.add_argument('--checkpoint-every', type=_positive, default=2000, help='steps between checkpoints (default 2000)')
     p.add_argument('--eval-every', type=_positive, default=None, help='steps between evaluations on 1,000 held-out examples (default: 20 per run)')
     p.add_argument('--held-out', type=_positive, default=10_000, help='held-out constellations for the final metrics (default 10,000)')
@@ -88,7 +89,8 @@ def main(argv=None):
         from capsule_ae.ccae_training import train_ccae
         _, metrics = train_ccae(steps=args.steps, seed=args.seed, out=out, resume=args.resume, device=device, lr=args.lr,
                                 optimizer=args.optimizer, checkpoint_every=args.checkpoint_every,
-                                eval_every=args.eval_every, n_held_out=args.held_out, progress=not args.no_progress)
+                                eval_every=args.eval_every, n_held_out=args.held_out, progress=not args.no_progress,
+                                init=args.init)
     elif args.experiment == 'capsnet':
         from capsule_ae.capsnet_training import train_capsnet
         _, metrics = train_capsnet(epochs=args.epochs or (None if args.steps else 1), steps=args.steps, seed=args.seed,

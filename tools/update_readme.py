@@ -55,17 +55,26 @@ def benchmark():
     return lines + ['']
 
 
+def ccae_command(m, name):
+    cfg = m['config']
+    return (f"capsule_ae ccae{' --init torch' if cfg.get('init', 'torch') == 'torch' else ''} --steps {m['steps']} "
+            f"--seed {cfg['seed']} --out results/{name}"
+            f"{'' if cfg['checkpoint_every'] == 2000 else ' --checkpoint-every ' + str(cfg['checkpoint_every'])}")
+
+
 def ccae():
     path = root / 'results/ccae/metrics.json'
     if not path.exists(): return []
     m = json.loads(path.read_text())
     cfg = m['config']
-    return [
+    old_path = root / 'results/ccae_torch_init/metrics.json'
+    old = json.loads(old_path.read_text()) if old_path.exists() else None
+    better = lambda a, b: 'above' if a > b else 'below'
+    lines = [
         '### Constellation Capsule Autoencoder', '',
-        f"Command: `capsule_ae ccae --steps {m['steps']} --seed {cfg['seed']} --out results/ccae"
-        f"{'' if cfg['checkpoint_every'] == 2000 else ' --checkpoint-every ' + str(cfg['checkpoint_every'])}` "
+        f"Command: `{ccae_command(m, 'ccae')}` "
         f"({m['steps']:,} of the official 300,000 steps at batch {cfg['batch_size']}, optimizer {cfg['optimizer']}, "
-        f"lr {cfg['lr']:g}; {m['seconds'] / 60:.0f} min on {m['device']}); results in `results/ccae/` "
+        f"lr {cfg['lr']:g}, the official initialisation; {m['seconds'] / 60:.0f} min on {m['device']}); results in `results/ccae/` "
         f"(`metrics.json`, `metrics.jsonl`, `constellations.png`, `curves.png`), shown in `nbs/08_ccae_training.ipynb`. "
         f"`capsule_ae ccae --steps 300000 --seed 0 --out results/ccae --resume` continues it to the full schedule from the "
         f"committed checkpoint `results/ccae/ckpt_{m['steps']:08d}.pt`.", '',
@@ -73,29 +82,37 @@ def ccae():
         f"evaluation-time noise in the last column):", '',
         '| model | segmentation accuracy | adjusted Rand index | log-likelihood / example | segm. acc. with noise |',
         '|---|---:|---:|---:|---:|',
-        f"| CCAE | {m['segm_acc']:.4f} | {m['ari']:.4f} | {m['log_prob']:.3f} | {m['segm_acc_noisy']:.4f} |",
-        f"| the same CCAE untrained (its initialisation) | {m['untrained_segm_acc']:.4f} | {m['untrained_ari']:.4f} | {m['untrained_log_prob']:.3f} | |",
+        f"| CCAE, {m['steps']:,} steps | {m['segm_acc']:.4f} | {m['ari']:.4f} | {m['log_prob']:.3f} | {m['segm_acc_noisy']:.4f} |",
+        f"| the same CCAE untrained (its initialisation) | {m['untrained_segm_acc']:.4f} | {m['untrained_ari']:.4f} | {m['untrained_log_prob']:.3f} | |"]
+    if old:
+        lines += [f"| CCAE with PyTorch's default encoder initialisation, {old['steps']:,} steps (`results/ccae_torch_init`) "
+                  f"| {old['segm_acc']:.4f} | {old['ari']:.4f} | {old['log_prob']:.3f} | {old['segm_acc_noisy']:.4f} |"]
+    lines += [
         f"| k-means (k = 3) per example | {m['kmeans_segm_acc']:.4f} | {m['kmeans_ari']:.4f} | | |",
         f"| every point in one group | {m['one_group_segm_acc']:.4f} | | | |", '',
-        'Not yet the paper\'s behaviour: the trained CCAE beats k-means but not its own untrained initialisation, whose '
-        'near-identical votes already split the plane into regions; segmentation accuracy peaked early in the run and '
-        'fell back while the likelihood kept rising (`results/ccae/curves.png`; discussion in `nbs/08_ccae_training.ipynb`).', '',
-        *ccae_gpu(m),
-        '![held-out constellations: truth and winning capsules](results/ccae/constellations.png)', '']
+        f"The trained CCAE's segmentation accuracy is {better(m['segm_acc'], m['kmeans_segm_acc'])} k-means' and "
+        f"{better(m['segm_acc'], m['untrained_segm_acc'])} its own untrained initialisation's (whose near-identical votes "
+        f"already split the plane into regions); its ARI is {better(m['ari'], m['untrained_ari'])} the untrained model's."]
+    if old:
+        lines[-1] += (f" The project's earlier run with PyTorch's default initialisation of the encoder "
+                      f"(`{ccae_command(old, 'ccae_torch_init')}`; the flag reproduces it) scored {old['segm_acc']:.4f}: "
+                      f"with that initialisation points of one capsule's template merge (curves, templates and discussion in "
+                      f"`nbs/08_ccae_training.ipynb`).")
+    return lines + ['', *ccae_gpu(old),
+                    '![held-out constellations: truth and winning capsules](results/ccae/constellations.png)', '']
 
 
 def ccae_gpu(cpu):
-    path = root / 'results/ccae_gpu/metrics.json'
-    if not path.exists(): return []
+    path = root / 'results/ccae_torch_init_gpu/metrics.json'
+    if cpu is None or not path.exists(): return []
     g = json.loads(path.read_text())
-    return [f"Continued on an {g['gpu']} with the whole training step replayed as a CUDA graph "
-            f"(`python tools/ccae_cuda_graph.py --run results/ccae --out results/ccae_gpu --seconds 230`: "
+    return [f"The PyTorch-initialised run was continued on an {g['gpu']} with the whole training step replayed as a CUDA graph "
+            f"(`python tools/ccae_cuda_graph.py --run results/ccae_torch_init --out results/ccae_torch_init_gpu --seconds 230`: "
             f"{g['steps'] - cpu['steps']:,} more steps in 230 s) to {g['steps']:,} steps: segmentation accuracy "
-            f"{g['segm_acc']:.4f}, ARI {g['ari']:.4f}, log-likelihood {g['log_prob']:.3f} on the same held-out set. "
-            f"Longer training does not close the gap to the untrained model; the monitor curves stay flat "
-            f"(`results/ccae_gpu/metrics.jsonl`, `nbs/08_ccae_training.ipynb`). The checkpoint "
-            f"`results/ccae_gpu/ckpt_{g['steps']:08d}.pt` continues with "
-            f"`capsule_ae ccae --steps 300000 --seed 0 --out results/ccae_gpu --resume`.", '']
+            f"{g['segm_acc']:.4f}, ARI {g['ari']:.4f}, log-likelihood {g['log_prob']:.3f} on the same held-out set; its "
+            f"monitor curves stay flat (`results/ccae_torch_init_gpu/metrics.jsonl`). Its checkpoint "
+            f"`results/ccae_torch_init_gpu/ckpt_{g['steps']:08d}.pt` continues with "
+            f"`capsule_ae ccae --init torch --steps 300000 --seed 0 --out results/ccae_torch_init_gpu --resume`.", '']
 
 
 def ccae_benchmark(name='benchmark_ccae.json'):
