@@ -7,6 +7,12 @@
 
     python benchmarks/ccae.py [--repeats 5] [--steps 20] [--no-compile] [--json FILE]
 
+With `--seeds N` it measures instead how to train several seeds on a CPU: N processes of one thread each, every one
+training its own seed, against one process training one seed on all threads; both are timed in the same run
+(alternating, `--repeats` times) and the table reports seed-steps per second and the ratio.
+
+    python benchmarks/ccae.py --seeds 2 [--repeats 3] [--steps 200] [--json FILE]
+
 The variants are timed round-robin (one block of `--steps` steps each, `--repeats` times) on the same stream of
 batches, so machine noise hits all alike; the table reports the median seconds per step and the speed-up over the
 plain eager step.
@@ -55,6 +61,47 @@ def make_graph_step(model, opt, example):
     return step
 
 
+def _seed_worker(seed, steps, threads, barrier, queue):
+    "Train one seed for `steps` timed steps (after 3 warm-up steps) with `threads` threads; report the seconds."
+    torch.set_num_threads(threads)
+    torch.manual_seed(seed)
+    model = CCAE()
+    opt = TFRMSprop(model.parameters(), lr=1e-4, decay=0.9, momentum=0.9, eps=1e-2 / 32 ** 2)
+    step = make_step(model, opt, model)
+    stream = ConstellationStream(32, seed=seed)
+    batches = [stream.sample() for _ in range(steps + 3)]
+    for b in batches[:3]: step(b)
+    barrier.wait()                                          # all workers start timing together
+    t0 = time.perf_counter()
+    for b in batches[3:]: step(b)
+    queue.put(time.perf_counter() - t0)
+
+
+def seeds_benchmark(n, steps, repeats):
+    "Seed-steps per second: `n` one-thread processes side by side against one process on all threads."
+    import multiprocessing as mp, os
+    ctx = mp.get_context('spawn')
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count()
+    def run(n_procs, threads):
+        barrier, queue = ctx.Barrier(n_procs), ctx.Queue()
+        procs = [ctx.Process(target=_seed_worker, args=(s, steps, threads, barrier, queue)) for s in range(n_procs)]
+        for p in procs: p.start()
+        times = [queue.get() for _ in procs]
+        for p in procs: p.join()
+        return n_procs * steps / max(times)                 # seed-steps per second, the slowest worker sets the pace
+    layouts = {f'1 process, {cores} threads': (1, cores), f'{n} processes, 1 thread each': (n, 1)}
+    rates = {k: [] for k in layouts}
+    for _ in range(repeats):
+        for k, (procs, threads) in layouts.items(): rates[k].append(run(procs, threads))
+    base = statistics.median(rates[f'1 process, {cores} threads'])
+    rows = [{'layout': k, 'seeds': layouts[k][0], 'seed_steps_per_s': statistics.median(r),
+             'ratio': statistics.median(r) / base} for k, r in rates.items()]
+    print(f"CPU, {cores} cores, torch {torch.__version__}; batch 32; median of {repeats} runs of {steps} steps per seed")
+    print("| layout | seeds | seed-steps / s | ratio to one seed |\n|---|---:|---:|---:|")
+    for r in rows: print(f"| {r['layout']} | {r['seeds']} | {r['seed_steps_per_s']:.1f} | {r['ratio']:.2f} |")
+    return {'cores': cores, 'torch': torch.__version__, 'repeats': repeats, 'steps': steps, 'rows': rows}
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument('--repeats', type=int, default=5)
@@ -62,7 +109,13 @@ def main(argv=None):
     p.add_argument('--no-compile', action='store_true')
     p.add_argument('--device', default=None)
     p.add_argument('--json', default=None)
+    p.add_argument('--seeds', type=int, default=None, help='compare N one-thread processes with one process (CPU)')
     args = p.parse_args(argv)
+    if args.seeds:
+        res = seeds_benchmark(args.seeds, args.steps, args.repeats)
+        if args.json:
+            with open(args.json, 'w') as f: json.dump(res, f, indent=2)
+        return res
     device = get_device(args.device)
     torch.manual_seed(0)
     variants = {}

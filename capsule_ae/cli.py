@@ -43,10 +43,12 @@ def make_parser():
     p = sub.add_parser('ccae', help='the Constellation Capsule Autoencoder on constellation data',
                        description='Constellation Capsule Autoencoder (Kosiorek et al. 2019), official configuration. '
                                    'Writes metrics.json, metrics.jsonl, model.pt, constellations.png and curves.png to --out.')
-    _common(p, steps=10_000)
+    _common(p, steps=30_000)
     p.add_argument('--lr', type=float, default=1e-4, help='learning rate (default 1e-4, constant)')
     p.add_argument('--optimizer', choices=['tfrmsprop', 'adam'], default='tfrmsprop', help='default: TF1-style RMSProp, as the official run')
     p.add_argument('--init', choices=['tf', 'torch'], default='tf', help="encoder initialisation: the official code's (default) or PyTorch's")
+    p.add_argument('--recipe', choices=['balanced', 'official'], default='balanced', help="loss weights: the official run's (official) or with the posterior between-example entropy at weight 10 that keeps every capsule in use (balanced, default)")
+    p.add_argument('--prior', choices=['official', 'soft'], default='official', help="presences the prior sparsity terms see: the official code's binary ones without gradient (default) or the paper's differentiable max_n a_k a_kn")
     p.add_argument('--checkpoint-every', type=_positive, default=2000, help='steps between checkpoints (default 2000)')
     p.add_argument('--eval-every', type=_positive, default=None, help='steps between evaluations on 1,000 held-out examples (default: 20 per run)')
     p.add_argument('--held-out', type=_positive, default=10_000, help='held-out constellations for the final metrics (default 10,000)')
@@ -90,7 +92,7 @@ def main(argv=None):
         _, metrics = train_ccae(steps=args.steps, seed=args.seed, out=out, resume=args.resume, device=device, lr=args.lr,
                                 optimizer=args.optimizer, checkpoint_every=args.checkpoint_every,
                                 eval_every=args.eval_every, n_held_out=args.held_out, progress=not args.no_progress,
-                                init=args.init)
+                                init=args.init, prior=args.prior, recipe=args.recipe)
     elif args.experiment == 'capsnet':
         from capsule_ae.capsnet_training import train_capsnet
         _, metrics = train_capsnet(epochs=args.epochs or (None if args.steps else 1), steps=args.steps, seed=args.seed,

@@ -6,7 +6,7 @@ newest checkpoint of a run written by `capsule_ae ccae`, trains on with the same
 stream, evaluates on the first 1,000 held-out constellations every --eval-every steps, and writes a checkpoint in
 the same format, so `capsule_ae ccae --steps 300000 --out DIR --resume` continues from it on any machine.
 
-    python tools/ccae_cuda_graph.py --run results/ccae --out DIR [--steps 300000] [--seconds 280]
+    python tools/ccae_cuda_graph.py --run results/ccae_s0 --out DIR [--steps 300000] [--seconds 280]
 
 Not bitwise the run `fit` would make: the presence noise comes from the CUDA generator inside the graph.
 """
@@ -14,6 +14,7 @@ import argparse, json, shutil, time
 from pathlib import Path
 import torch
 from capsule_ae.ccae import CCAE, ccae_losses
+from capsule_ae.ccae_training import CCAE_RECIPES
 from capsule_ae.ccae_training import evaluate_ccae
 from capsule_ae.constellation import ConstellationStream, Constellations, held_out_constellations
 from capsule_ae.training import TFRMSprop, MetricsLog, latest_checkpoint, rng_state, save_checkpoint
@@ -31,6 +32,8 @@ def main():
     path, state = latest_checkpoint(args.run)
     if state is None: raise SystemExit(f"no checkpoint in {args.run}")
     cfg = state['config']
+    prior = cfg.get('prior', 'soft')                               # runs from before the option: the soft priors
+    weights = {**CCAE_RECIPES[cfg.get('recipe', 'official')], **(cfg.get('weights') or {})}
     B = cfg['batch_size']
     model = CCAE(); model.load_state_dict(state['model']); model.to(dev).train()
     opt = TFRMSprop(model.parameters(), lr=cfg['lr'], decay=0.9, momentum=0.9, eps=1e-2 / B ** 2)
@@ -46,7 +49,7 @@ def main():
 
     static = None                                                  # corners, presence, ... of the current batch
     def run():
-        losses = ccae_losses(model(static[0], static[1]), static[1])
+        losses = ccae_losses(model(static[0], static[1]), static[1], prior=prior, weights=weights)
         losses['loss'].backward(); opt.step()
         return losses
     side = torch.cuda.Stream(); side.wait_stream(torch.cuda.current_stream())
