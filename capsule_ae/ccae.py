@@ -193,7 +193,7 @@ class CCAE(nn.Module):
         return CCAEOutput(*caps, log_joint, log_prob, winner, winner // self.N)
 
 # %% ../nbs/06_ccae.ipynb #441cad40
-CCAE_LOSS_WEIGHTS = dict(winner=10., dynamic_l2=10., prior_within=1., prior_between=1., usage=0.,
+CCAE_LOSS_WEIGHTS = dict(winner=10., dynamic_l2=10., prior_within=1., prior_between=1.,
                          posterior_within=0., posterior_between=0.)
 CCAE_PRIORS = ('official', 'soft')
 
@@ -205,7 +205,7 @@ def prior_presence(out, prior='official'):
     beats = safe_log(out.vote_presence) > LOG_DUMMY                            # (B, J) vote's mixing logit above the dummy's
     return beats.unflatten(-1, (K, -1)).any(-1).to(out.caps_presence.dtype)    # (B, K) binary, no gradient
 
-def ccae_losses(out, presence, n_classes=2, weights=None, prior='official', usage_floor=0.25):
+def ccae_losses(out, presence, n_classes=2, weights=None, prior='official'):
     "Every term of the CCAE objective and their weighted sum under 'loss'; scalars, averaged over the batch."
     w = {**CCAE_LOSS_WEIGHTS, **(weights or {})}
     B, K = out.caps_presence.shape
@@ -217,7 +217,6 @@ def ccae_losses(out, presence, n_classes=2, weights=None, prior='official', usag
     u = prior_presence(out, prior)                                             # (B, K)
     prior_within = ((u.sum(1) - K / n_classes) ** 2).mean()
     prior_between = ((u.sum(0) - B / n_classes) ** 2).mean()
-    usage = ((usage_floor * B - out.caps_presence.sum(0)).clamp(min=0) ** 2).mean()  # capsules used too rarely
     r = out.log_joint.softmax(-1)[..., :-1].unflatten(-1, (K, -1)).sum(-1)    # (B, M, K) responsibility of each capsule
     mass = (r * presence[..., None]).sum(1)                                    # (B, K) points explained by each capsule
     entropy = lambda q: -(q * safe_log(q)).sum(-1)
@@ -225,8 +224,8 @@ def ccae_losses(out, presence, n_classes=2, weights=None, prior='official', usag
     posterior_within = entropy(normalise(mass)).mean()                         # few capsules per example
     posterior_between = entropy(normalise(mass.sum(0)))                        # every capsule used across the batch
     loss = (-log_prob + w['winner'] * winner + w['dynamic_l2'] * dynamic_l2
-            + w['prior_within'] * prior_within + w['prior_between'] * prior_between + w['usage'] * usage
+            + w['prior_within'] * prior_within + w['prior_between'] * prior_between
             + w['posterior_within'] * posterior_within - w['posterior_between'] * posterior_between)
     return dict(loss=loss, log_prob=log_prob, winner=winner, dynamic_l2=dynamic_l2,
-                prior_within=prior_within, prior_between=prior_between, usage=usage,
+                prior_within=prior_within, prior_between=prior_between,
                 posterior_within=posterior_within, posterior_between=posterior_between)

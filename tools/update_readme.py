@@ -265,8 +265,8 @@ def main_job():
     m = load('ccae_main')
     if not m: return ''
     return (f"Measured on {m['device']} with 2 cores (`results/ccae_main`, the same command with `--out results/ccae_main`): "
-            f"{m['steps']:,} training steps of the `{m['config']['recipe']}` recipe in {m['seconds'] / 60:.0f} minutes of training "
-            f"(plus about a minute of evaluation), ending at segmentation accuracy {m['segm_acc']:.3f} on 10,000 held-out "
+            f"{m['steps']:,} training steps of the `{m['config']['recipe']}` recipe in {m['seconds'] / 60:.1f} minutes of training "
+            f"(the held-out evaluations come on top), ending at segmentation accuracy {m['segm_acc']:.3f} on 10,000 held-out "
             f"constellations (k-means: {m['kmeans_segm_acc']:.3f}; the untrained model: {m['untrained_segm_acc']:.3f}); "
             f"the figure shows each scene's points coloured by the capsule that claims them, next to the truth.")
 
