@@ -37,7 +37,7 @@ def gap_analysis():
     o, g = a['official_sizes'], a['per_set_gap']
     return [f"On sets of the official code's sizes ({o['n_range'][0]}-{o['n_range'][1]} points) the same model scores "
             f"{o['ll_per_point']:.4f} against an oracle of {o['oracle_ll_per_point']:.4f} (the paper's oracle: -1.4726). "
-            f"The issue's target of -1.53 is not reached. The gap is concentrated: the median per-set gap is "
+            f"A level of -1.53 is not reached. The gap is concentrated: the median per-set gap is "
             f"{g['median']:.4f} nats/point, the mean {g['mean']:.4f}, and the worst 5% of the {g['sets']} sets carry "
             f"{g['worst_5pct_share']:.0%} of it; on those the model puts two components on one cluster and misses "
             f"another (figures in `nbs/04_clustering.ipynb`, numbers in `results/clustering/gap_analysis.json`).", '']
