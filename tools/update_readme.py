@@ -148,7 +148,7 @@ def ccae():
         lines += [f"The main job {reached(main['segm_acc'], 0.85)} 0.85 held-out segmentation accuracy "
                   f"({main['segm_acc']:.3f}) in {main['seconds'] / 60:.1f} minutes of training.", '']
     lines += [
-        "Why the earlier runs kept every presence near 1/2: the paper's differentiable prior sparsity terms are minimised by "
+        "Why the earlier runs kept every presence soft (none near 0 or 1): the paper's differentiable prior sparsity terms are minimised by "
         "presences that ignore the input, and at batch 32 their per-example gradient outweighs the likelihood's; the official "
         "code computes them on binary presences that carry no gradient (a name clash in its output dictionary), so its run "
         "never felt them. `--prior official` (the default) does what the official code did; `--prior soft` is the paper's "
