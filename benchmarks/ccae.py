@@ -22,7 +22,7 @@ import torch
 from capsule_ae.attention import set_fast_attention
 from capsule_ae.ccae import CCAE, ccae_losses
 from capsule_ae.constellation import ConstellationStream
-from capsule_ae.training import TFRMSprop, get_device
+from capsule_ae.training import TFRMSprop, get_device, graph_step
 
 
 def make_step(model, opt, forward):
@@ -34,30 +34,18 @@ def make_step(model, opt, forward):
     return step
 
 
-def make_graph_step(model, opt, example):
-    """The whole training step (forward, backward, optimizer) captured once as a CUDA graph and replayed.
-
-    A CCAE step at batch 32 is hundreds of small kernels, so on a GPU its time is launch overhead; replaying a
-    captured graph launches them all at once. The batch is copied into static input tensors before each replay."""
-    static = type(example)(*(t.clone() for t in example))
-    def run():
-        losses = ccae_losses(model(static.corners, static.presence), static.presence)
-        losses['loss'].backward()
-        opt.step()
-        return losses['loss']
-    side = torch.cuda.Stream(); side.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(side):                           # warm-up outside the graph: optimizer state, workspaces
-        for _ in range(3):
-            opt.zero_grad(set_to_none=True); run()
-    torch.cuda.current_stream().wait_stream(side)
-    opt.zero_grad(set_to_none=True)
-    graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph):
-        static_loss = run()                                 # gradients are allocated in the graph's pool
+def make_graph_step(model, opt, batches):
+    """The whole training step (forward, backward, optimizer) captured once as a CUDA graph by
+    `capsule_ae.training.graph_step`, what `fit(cuda_graph=True)` replays; each call copies a batch into the static
+    inputs and replays. A CCAE step at batch 32 is hundreds of small kernels, so on a GPU its time is launch overhead."""
+    def train_step(b):
+        losses = ccae_losses(model(b.corners, b.presence), b.presence)
+        losses['loss'].backward(); opt.step()
+        return losses
+    graph, static, _ = graph_step(train_step, opt, [type(b)(*(t.clone() for t in b)) for b in batches[:4]])
     def step(batch):
         for dst, src in zip(static, batch): dst.copy_(src)
-        graph.replay()                                      # backward overwrites .grad in place: no zero_grad
-        return static_loss
+        graph.replay()
     return step
 
 
@@ -129,7 +117,7 @@ def main(argv=None):
     if device.type == 'cuda':
         model = set_fast_attention(CCAE().to(device), True)
         opt = TFRMSprop(model.parameters(), lr=1e-4, decay=0.9, momentum=0.9, eps=1e-2 / 32 ** 2)
-        variants['CUDA graph of the whole step, fused attention'] = make_graph_step(model, opt, batches[0])
+        variants['CUDA graph of the whole step, fused attention'] = make_graph_step(model, opt, batches)
     sync = torch.cuda.synchronize if device.type == 'cuda' else (lambda: None)
     for name, step in variants.items():                     # warm-up (and compilation)
         t0 = time.perf_counter()

@@ -8,24 +8,24 @@ __all__ = ['lr_decay', 'capsnet_batch_loss', 'evaluate_capsnet', 'plot_reconstru
 
 # %% ../nbs/12_capsnet_training.ipynb #c0918b5a
 import json, time
+from functools import partial
 from pathlib import Path
 import numpy as np
 import torch
-from .training import fit, get_device, seed_everything, is_main_process, write_run, plot_metrics
+from .training import experiment_config, run_experiment, plot_metrics
 from .mnist import mnist_datasets, MNISTBatches
 from .capsnet import CapsNet, capsnet_loss, mask_capsules
+
 
 # %% ../nbs/12_capsnet_training.ipynb #252218e1
 def lr_decay(rate=0.96, every=2000):
     "Multiplier of the learning rate at a step: rate ** (step / every), the official exponential decay."
     return lambda step: rate ** (step / every)
 
-def capsnet_batch_loss(recon_weight=0.0005):
-    "The loss function `fit` calls: (net, (x, y)) -> capsnet_loss dict."
-    def loss_fn(net, batch):
-        x, y = batch
-        return capsnet_loss(net(x, y), x, y, recon_weight)
-    return loss_fn
+def capsnet_batch_loss(model, batch, recon_weight=0.0005):
+    "The loss `fit` calls on a batch (x, y): the capsnet_loss dict, the decoder masked by the true class."
+    x, y = batch
+    return capsnet_loss(model(x, y), x, y, recon_weight)
 
 @torch.no_grad()
 def evaluate_capsnet(model, batches):
@@ -38,6 +38,7 @@ def evaluate_capsnet(model, batches):
         margin += losses['margin'].item() * len(y); recon += losses['reconstruction'].item() * len(y)
     return {'test_accuracy': correct / n, 'test_error': 100 * (1 - correct / n),
             'test_margin': margin / n, 'test_reconstruction': recon / n}
+
 
 # %% ../nbs/12_capsnet_training.ipynb #12f1ce33
 @torch.no_grad()
@@ -96,7 +97,7 @@ def plot_lengths(model, x, y, n=6):
 # %% ../nbs/12_capsnet_training.ipynb #58e5a09c
 def train_capsnet(epochs=1,                # passes over the 60,000 training digits
                   steps=None,              # or a number of steps instead of epochs
-                  seed=0, out=None, resume=False, device=None,
+                  seed=0, out=None, resume=False, overwrite=False, device=None,
                   batch_size=128, lr=1e-3, decay_rate=0.96, decay_steps=2000,
                   iterations=3, detach_routing=False, recon_weight=0.0005, max_shift=2,
                   root=None,               # MNIST folder (default ~/.cache/capsule_ae or $CAPSULE_AE_DATA)
@@ -104,9 +105,12 @@ def train_capsnet(epochs=1,                # passes over the 60,000 training dig
                   compile=False, checkpoint_every=200, eval_every=None, progress=True):
     "Train CapsNet on MNIST as the paper did; returns (model, metrics). Writes a run directory when `out` is set."
     if steps is None and epochs is None: raise ValueError("give epochs or steps")
-    seed_everything(seed)
-    device = get_device(device)
-    config = {k: v for k, v in locals().items() if k not in ('out', 'resume', 'progress', 'device', 'root')}
+    config = experiment_config(locals(), exclude=('root',))
+    build = lambda device, **config: _build_capsnet(device, root=root, out=out, **config)
+    return run_experiment(build, config, out, resume, overwrite, device, progress)
+
+def _build_capsnet(device, epochs, steps, seed, batch_size, lr, decay_rate, decay_steps, iterations, detach_routing,
+                   recon_weight, max_shift, test_size, compile, checkpoint_every, eval_every, root=None, out=None):
     train_ds, test_ds = mnist_datasets(root)
     data = MNISTBatches(train_ds, batch_size, shuffle=True, max_shift=max_shift, seed=seed, device=device)
     test = MNISTBatches(test_ds, 500, shuffle=False, max_shift=0, device=device)
@@ -115,20 +119,19 @@ def train_capsnet(epochs=1,                # passes over the 60,000 training dig
     if device.type == 'cpu': model = model.to(memory_format=torch.channels_last)   # 0-10% faster here (benchmarks/capsnet.py)
     opt = torch.optim.Adam(model.parameters(), lr=lr)
     schedule = torch.optim.lr_scheduler.LambdaLR(opt, lr_decay(decay_rate, decay_steps))
-    result = fit(model, capsnet_batch_loss(recon_weight), data, opt, steps=steps, epochs=None if steps else epochs,
-                 schedule=schedule, eval_fn=lambda m: evaluate_capsnet(m, test), eval_every=eval_every or len(data),
-                 out=out, checkpoint_every=checkpoint_every, resume=resume, device=device, compile=compile,
-                 config=config, progress=progress)
-    if not is_main_process(): return model, result
-    model.eval()
-    metrics = {**{k: v for k, v in result.items() if k.startswith('test_')}, 'test_size': len(test.labels), 'epochs': result['step'] / len(data), 'steps': result['step'],
-               'seconds': result['seconds'], 'seconds_per_epoch': result['seconds'] / result['step'] * len(data),
-               'device': str(device), 'torch': torch.__version__, 'config': config}
-    if out is not None:
-        x, y = next(iter(MNISTBatches(test_ds, 16, shuffle=False, max_shift=0, device=device)))
-        figures = {'reconstructions': plot_reconstructions(model, x, y), 'perturbations': plot_perturbations(model, x[0]),
-                   'lengths': plot_lengths(model, x, y)}
-        axes = plot_metrics(out, keys=['loss', 'margin', 'reconstruction', 'test_accuracy'])
-        figures['curves'] = axes[0].figure
-        write_run(out, model, metrics, figures)
-    return model, metrics
+    def report(model, result):
+        model.eval()
+        metrics = {**{k: v for k, v in result.items() if k.startswith('test_')}, 'test_size': len(test.labels),
+                   'epochs': result['step'] / len(data), 'seconds_per_epoch': result['seconds'] / result['step'] * len(data),
+                   'torch': torch.__version__}
+        def figures(metrics):
+            x, y = next(iter(MNISTBatches(test_ds, 16, shuffle=False, max_shift=0, device=device)))
+            axes = plot_metrics(out, keys=['loss', 'margin', 'reconstruction', 'test_accuracy'])
+            return {'reconstructions': plot_reconstructions(model, x, y), 'perturbations': plot_perturbations(model, x[0]),
+                    'lengths': plot_lengths(model, x, y), 'curves': axes[0].figure}
+        return metrics, figures
+    return dict(model=model, loss_fn=partial(capsnet_batch_loss, recon_weight=recon_weight), data=data, optimizer=opt,
+                report=report, fit=dict(steps=steps, epochs=None if steps else epochs, schedule=schedule,
+                                        eval_fn=lambda m: evaluate_capsnet(m, test), eval_every=eval_every or len(data),
+                                        checkpoint_every=checkpoint_every, compile=compile))
+

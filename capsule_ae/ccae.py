@@ -15,6 +15,8 @@ import torch.nn as nn
 import torch.nn.functional as F
 from .attention import MultiheadAttention, check_set
 from .gmm import GaussianMixture
+from .training import batch_sum, global_batch_size
+
 
 # %% ../nbs/06_ccae.ipynb #0b7000da
 class SCAESelfAttention(nn.Module):
@@ -216,16 +218,17 @@ def ccae_losses(out, presence, n_classes=2, weights=None, prior='official'):
     dynamic_l2 = (out.OP_dynamic ** 2).sum() / (2 * B)
     u = prior_presence(out, prior)                                             # (B, K)
     prior_within = ((u.sum(1) - K / n_classes) ** 2).mean()
-    prior_between = ((u.sum(0) - B / n_classes) ** 2).mean()
+    prior_between = ((batch_sum(u) - global_batch_size(B) / n_classes) ** 2).mean()   # over the global batch under DDP
     r = out.log_joint.softmax(-1)[..., :-1].unflatten(-1, (K, -1)).sum(-1)    # (B, M, K) responsibility of each capsule
     mass = (r * presence[..., None]).sum(1)                                    # (B, K) points explained by each capsule
     entropy = lambda q: -(q * safe_log(q)).sum(-1)
     normalise = lambda q: q / (q.sum(-1, keepdim=True) + 1e-8)
     posterior_within = entropy(normalise(mass)).mean()                         # few capsules per example
-    posterior_between = entropy(normalise(mass.sum(0)))                        # every capsule used across the batch
+    posterior_between = entropy(normalise(batch_sum(mass)))                    # every capsule used across the (global) batch
     loss = (-log_prob + w['winner'] * winner + w['dynamic_l2'] * dynamic_l2
             + w['prior_within'] * prior_within + w['prior_between'] * prior_between
             + w['posterior_within'] * posterior_within - w['posterior_between'] * posterior_between)
     return dict(loss=loss, log_prob=log_prob, winner=winner, dynamic_l2=dynamic_l2,
                 prior_within=prior_within, prior_between=prior_between,
                 posterior_within=posterior_within, posterior_between=posterior_between)
+

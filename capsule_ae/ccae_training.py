@@ -8,13 +8,15 @@ __all__ = ['CCAE_RECIPES', 'segmentation_diagnostics', 'template_shape', 'evalua
 
 # %% ../nbs/08_ccae_training.ipynb #d37ada03
 import itertools, json, time
+from functools import partial
 from pathlib import Path
 import numpy as np
 import torch
 from .ccae import CCAE, ccae_losses, geometric_transform
 from .constellation import ConstellationStream, Constellations, held_out_constellations, plot_constellations, SQUARE, TRIANGLE
 from .metrics import adjusted_rand_index, count_matrices, kmeans_batched, segmentation_accuracy
-from .training import TFRMSprop, fit, get_device, is_main_process, seed_everything, write_run, plot_metrics, read_metrics
+from .training import TFRMSprop, experiment_config, run_experiment, plot_metrics, read_metrics
+
 
 # %% ../nbs/08_ccae_training.ipynb #fca014b5
 def segmentation_diagnostics(capsule, pattern_id, presence, K, G):
@@ -56,13 +58,14 @@ def evaluate_ccae(model, data, noise=False, batch_size=2000, seed=0):
     "Segmentation accuracy, ARI, log-likelihood and failure diagnostics of `model` on `data` (see the text)."
     device = next(model.parameters()).device
     was_training = model.training; model.eval()
-    state = torch.get_rng_state(); torch.manual_seed(seed)                      # the noise draw, when on, is seeded
     capsule, log_prob, u = [], [], []
-    for i in range(0, len(data.corners), batch_size):
-        x, p = data.corners[i:i + batch_size].to(device), data.presence[i:i + batch_size].to(device)
-        out = model(x, p, noise=noise)
-        capsule.append(out.capsule.cpu()); log_prob.append(out.log_prob.sum(1).cpu()); u.append(out.caps_presence.cpu())
-    torch.set_rng_state(state); model.train(was_training)
+    with torch.random.fork_rng(devices=range(torch.cuda.device_count())):     # every generator is restored after
+        torch.manual_seed(seed)                                                # the noise draw, when on, is seeded
+        for i in range(0, len(data.corners), batch_size):
+            x, p = data.corners[i:i + batch_size].to(device), data.presence[i:i + batch_size].to(device)
+            out = model(x, p, noise=noise)
+            capsule.append(out.capsule.cpu()); log_prob.append(out.log_prob.sum(1).cpu()); u.append(out.caps_presence.cpu())
+    model.train(was_training)
     capsule, u = torch.cat(capsule), torch.cat(u)                              # (B, M), (B, K)
     K, G = model.K, data.pattern_presence.shape[1]
     multi = data.pattern_presence.sum(1) > 1                                   # scenes of 2+ patterns
@@ -77,6 +80,7 @@ def evaluate_ccae(model, data, noise=False, batch_size=2000, seed=0):
             'pres_per_example': u.sum(1).mean().item(),
             'template_residual': float(shape.mean()), 'template_residual_max': float(shape.max()),
             'template_saturation': (torch.tanh(5 * OP_translation).abs() > 0.99).float().mean().item()}
+
 
 # %% ../nbs/08_ccae_training.ipynb #c5cbdbdd
 def kmeans_baseline(data, k=3, seed=0):
@@ -122,37 +126,45 @@ def last_evaluations(evals, n=5, keys=('segm_acc', 'ari', 'split_rate', 'single_
 
 CCAE_RECIPES = {'official': {}, 'balanced': {'posterior_between': 10.}}
 
-def train_ccae(steps=30_000, seed=0, out=None, resume=False, device=None, batch_size=32, lr=1e-4, optimizer='tfrmsprop',
-               n_held_out=10_000, eval_every=None, checkpoint_every=2_000, progress=True, init='tf', prior='official', recipe='balanced', weights=None):
+def train_ccae(steps=30_000, seed=0, out=None, resume=False, overwrite=False, device=None, batch_size=32, lr=1e-4,
+               optimizer='tfrmsprop', n_held_out=10_000, eval_every=None, checkpoint_every=2_000, progress=True, init='tf',
+               prior='official', recipe='balanced', weights=None,
+               cuda_graph=False):  # capture the whole step as one CUDA graph (CUDA only; not part of the config: same run)
     "Train the CCAE on constellations with a recipe of `CCAE_RECIPES` (loss weights on top of the official ones, then `weights`); returns (model, metrics)."
     if recipe not in CCAE_RECIPES: raise ValueError(f"recipe must be one of {list(CCAE_RECIPES)}, got {recipe!r}")
-    seed_everything(seed)
-    device = get_device(device)
-    config = {k: v for k, v in locals().items() if k not in ('out', 'resume', 'progress', 'device')}
+    if optimizer not in ('tfrmsprop', 'adam'): raise ValueError(f"optimizer must be 'tfrmsprop' or 'adam', got {optimizer!r}")
+    config = experiment_config(locals(), exclude=('cuda_graph',))
+    build = lambda device, **config: _build_ccae(device, cuda_graph=cuda_graph, out=out, **config)
+    return run_experiment(build, config, out, resume, overwrite, device, progress)
+
+def _build_ccae(device, steps, seed, batch_size, lr, optimizer, n_held_out, eval_every, checkpoint_every, init, prior,
+                recipe, weights, cuda_graph=False, out=None):
     model = CCAE(init=init)
-    weights = {**CCAE_RECIPES[recipe], **(weights or {})}
+    loss_weights = {**CCAE_RECIPES[recipe], **(weights or {})}
     if optimizer == 'tfrmsprop': opt = TFRMSprop(model.parameters(), lr=lr, decay=0.9, momentum=0.9, eps=1e-2 / batch_size ** 2)
-    elif optimizer == 'adam': opt = torch.optim.Adam(model.parameters(), lr=lr)
-    else: raise ValueError(f"optimizer must be 'tfrmsprop' or 'adam', got {optimizer!r}")
+    else: opt = torch.optim.Adam(model.parameters(), lr=lr, capturable=cuda_graph)
     held = held_out_constellations(n_held_out)
     monitor = Constellations(*(t[:1000] for t in held))
     evals = []
     def eval_fn(m): evals.append(evaluate_ccae(m, monitor)); return evals[-1]
-    result = fit(model, lambda m, b: ccae_loss(m, b, prior, weights), ConstellationStream(batch_size, seed=seed), opt, steps,
-                 eval_fn=eval_fn, eval_every=eval_every or max(steps // 20, 1),
-                 out=out, checkpoint_every=checkpoint_every, resume=resume, device=device, config=config, progress=progress)
-    if not is_main_process(): return model, result
-    if out is not None: evals = [r for r in read_metrics(out) if r['split'] == 'eval']   # across resumes too
-    torch.manual_seed(seed)                                                    # the run's initialisation, untrained
-    untrained = {f'untrained_{k}': v for k, v in evaluate_ccae(CCAE(init=init).to(device), held).items()}
-    metrics = {**evaluate_ccae(model, held), 'noise_at_eval': False, **last_evaluations(evals), **untrained,
-               **{f'{k}_noisy': v for k, v in evaluate_ccae(model, held, noise=True).items()},
-               **kmeans_baseline(held), 'n_held_out': n_held_out,
-               'steps': result['step'], 'seconds': result['seconds'], 'device': str(device), 'config': config}
-    if out is not None:
-        fig = plot_ccae(model, held)
-        fig.suptitle(f"held-out constellations after {metrics['steps']} steps: segmentation accuracy "
-                     f"{metrics['segm_acc']:.3f} (k-means {metrics['kmeans_segm_acc']:.3f})", y=1.02)
-        axes = plot_metrics(out, keys=['loss', 'log_prob', 'segm_acc', 'ari'])
-        write_run(out, model, metrics, {'constellations': fig, 'curves': axes[0].figure})
-    return model, metrics
+    def report(model, result):
+        nonlocal evals
+        if out is not None: evals = [r for r in read_metrics(out) if r['split'] == 'eval']   # across resumes too
+        with torch.random.fork_rng(devices=range(torch.cuda.device_count())):
+            torch.manual_seed(seed)                                            # the run's initialisation, untrained
+            untrained = {f'untrained_{k}': v for k, v in evaluate_ccae(CCAE(init=init).to(device), held).items()}
+        metrics = {**evaluate_ccae(model, held), 'noise_at_eval': False, **last_evaluations(evals), **untrained,
+                   **{f'{k}_noisy': v for k, v in evaluate_ccae(model, held, noise=True).items()},
+                   **kmeans_baseline(held), 'n_held_out': n_held_out}
+        def figures(metrics):
+            fig = plot_ccae(model, held)
+            fig.suptitle(f"held-out constellations after {metrics['steps']} steps: segmentation accuracy "
+                         f"{metrics['segm_acc']:.3f} (k-means {metrics['kmeans_segm_acc']:.3f})", y=1.02)
+            axes = plot_metrics(out, keys=['loss', 'log_prob', 'segm_acc', 'ari'])
+            return {'constellations': fig, 'curves': axes[0].figure}
+        return metrics, figures
+    return dict(model=model, loss_fn=partial(ccae_loss, prior=prior, weights=loss_weights), data=ConstellationStream(batch_size, seed=seed),
+                optimizer=opt, report=report,
+                fit=dict(steps=steps, eval_fn=eval_fn, eval_every=eval_every or max(steps // 20, 1),
+                         checkpoint_every=checkpoint_every, cuda_graph=cuda_graph))
+

@@ -17,7 +17,8 @@ import torch.nn.functional as F
 from .attention import SetTransformer, check_set
 from .gmm import GaussianMixture
 from .metrics import adjusted_rand_index
-from .training import fit, get_device, is_main_process, seed_everything, write_run
+from .training import experiment_config, run_experiment
+
 
 
 # %% ../nbs/04_clustering.ipynb #e0f63396
@@ -144,7 +145,7 @@ CLUSTERING_PROTOCOLS = {
     'official': dict(n_range=(300, 599), decay_at=0.5),   # the official run.py: N in [300, 600) per step, cut at half
 }
 
-def train_clustering(steps=2000, seed=0, out=None, resume=False, device=None,
+def train_clustering(steps=2000, seed=0, out=None, resume=False, overwrite=False, device=None,
                      protocol='paper',  # set sizes and lr cut: 'paper' or 'official' (see CLUSTERING_PROTOCOLS)
                      lr=1e-3,
                      decay_at=None,     # fraction of `steps` after which lr is cut tenfold (default: the protocol's)
@@ -155,25 +156,24 @@ def train_clustering(steps=2000, seed=0, out=None, resume=False, device=None,
     if protocol not in CLUSTERING_PROTOCOLS: raise ValueError(f"protocol must be one of {list(CLUSTERING_PROTOCOLS)}, got {protocol!r}")
     n_range = tuple(n_range or CLUSTERING_PROTOCOLS[protocol]['n_range'])
     decay_at = CLUSTERING_PROTOCOLS[protocol]['decay_at'] if decay_at is None else decay_at
-    seed_everything(seed)
-    device = get_device(device)
-    config = {k: v for k, v in locals().items() if k not in ('out', 'resume', 'progress', 'device')}
+    return run_experiment(_build_clustering, experiment_config(locals()), out, resume, overwrite, device, progress)
+
+def _build_clustering(device, steps, seed, protocol, lr, decay_at, num_inds, dim_hidden, num_heads, batch_size, n_range,
+                      n_held_out, eval_every, checkpoint_every):
     model = MoGClusterer(num_inds=num_inds, dim_hidden=dim_hidden, num_heads=num_heads)
     opt = torch.optim.Adam(model.parameters(), lr=lr)
     sched = torch.optim.lr_scheduler.MultiStepLR(opt, milestones=[int(decay_at * steps)], gamma=0.1)
     sets = held_out_sets(n_held_out, n_range=n_range, batch_size=batch_size)
-    data = MoGSets(batch_size=batch_size, n_range=n_range, seed=seed)
-    eval_fn = lambda m: evaluate_clustering(m, sets, device)
-    result = fit(model, clustering_loss, data, opt, steps, schedule=sched, eval_fn=eval_fn,
-                 eval_every=eval_every or max(steps // 20, 1), out=out, checkpoint_every=checkpoint_every,
-                 resume=resume, device=device, config=config, progress=progress)
-    if not is_main_process(): return model, result          # under torchrun, rank 0 evaluates and writes
-    metrics = {k: result[k] for k in ('ll_per_point', 'oracle_ll_per_point', 'ari', 'oracle_ari')}
-    metrics.update(steps=result['step'], seconds=result['seconds'], device=str(device), config=config)
-    if out is not None:
-        axes = plot_clustering(model, sets[0], n=5)
-        axes[0].figure.suptitle(f"held-out sets after {metrics['steps']} steps: LL/point {metrics['ll_per_point']:.4f} "
-                                f"(oracle {metrics['oracle_ll_per_point']:.4f}), ARI {metrics['ari']:.3f}")
-        write_run(out, model, metrics, {'clusters': axes[0].figure})
-    return model, metrics
+    def report(model, result):
+        metrics = {k: result[k] for k in ('ll_per_point', 'oracle_ll_per_point', 'ari', 'oracle_ari')}
+        def figures(metrics):
+            axes = plot_clustering(model, sets[0], n=5)
+            axes[0].figure.suptitle(f"held-out sets after {metrics['steps']} steps: LL/point {metrics['ll_per_point']:.4f} "
+                                    f"(oracle {metrics['oracle_ll_per_point']:.4f}), ARI {metrics['ari']:.3f}")
+            return {'clusters': axes[0].figure}
+        return metrics, figures
+    return dict(model=model, loss_fn=clustering_loss, data=MoGSets(batch_size=batch_size, n_range=n_range, seed=seed),
+                optimizer=opt, report=report,
+                fit=dict(steps=steps, schedule=sched, eval_fn=lambda m: evaluate_clustering(m, sets, device),
+                         eval_every=eval_every or max(steps // 20, 1), checkpoint_every=checkpoint_every))
 

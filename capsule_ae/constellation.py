@@ -7,10 +7,11 @@ __all__ = ['SQUARE', 'TRIANGLE', 'PENTAGON', 'L_SHAPE', 'PATTERNS', 'HELD_OUT_SE
            'ConstellationStream', 'make_constellations', 'held_out_constellations', 'plot_constellations']
 
 # %% ../nbs/05_constellation.ipynb #228d6953
-import math
+import math, secrets
 from typing import NamedTuple
 import numpy as np
 import torch
+
 
 # %% ../nbs/05_constellation.ipynb #db829fe6
 SQUARE = ((3., 3.), (1., 1.), (3., 1.), (1., 3.))
@@ -80,14 +81,17 @@ class ConstellationStream:
 
 # %% ../nbs/05_constellation.ipynb #b9eb7343
 def make_constellations(batch_size, seed=None, **kwargs):
-    "A batch of constellations: corners [B, 11, 2], presence [B, 11], pattern_presence [B, 3], pattern_id [B, 11]."
-    return ConstellationStream(batch_size, seed=torch.seed() if seed is None else seed, **kwargs).sample()
+    """A batch of constellations: corners [B, 11, 2], presence [B, 11], pattern_presence [B, 3], pattern_id [B, 11].
+    `seed=None` draws a fresh seed from the operating system, leaving torch's global generator alone."""
+    if seed is None: seed = secrets.randbits(63)
+    return ConstellationStream(batch_size, seed=seed, **kwargs).sample()
 
 HELD_OUT_SEED = 20191208
 
 def held_out_constellations(n=10_000, seed=HELD_OUT_SEED, **kwargs):
     "The fixed, seeded held-out set of `n` constellations (default 10,000)."
     return ConstellationStream(n, seed=seed, **kwargs).sample()
+
 
 # %% ../nbs/05_constellation.ipynb #92e9558d
 def plot_constellations(batch, n=8, labels=None, axes=None, title=None):

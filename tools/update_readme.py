@@ -164,12 +164,12 @@ def ccae_gpu(cpu):
     if cpu is None or not path.exists(): return []
     g = json.loads(path.read_text())
     return [f"The PyTorch-initialised run was continued on an {g['gpu']} with the whole training step replayed as a CUDA graph "
-            f"(`python tools/ccae_cuda_graph.py --run results/ccae_torch_init --out results/ccae_torch_init_gpu --seconds 230`: "
-            f"{g['steps'] - cpu['steps']:,} more steps in 230 s) to {g['steps']:,} steps: segmentation accuracy "
+            f"({g['steps'] - cpu['steps']:,} more steps in 230 s) to {g['steps']:,} steps: segmentation accuracy "
             f"{g['segm_acc']:.4f}, ARI {g['ari']:.4f}, log-likelihood {g['log_prob']:.3f} on the same held-out set; its "
             f"monitor curves stay flat (`results/ccae_torch_init_gpu/metrics.jsonl`). Its checkpoint "
             f"`results/ccae_torch_init_gpu/ckpt_{g['steps']:08d}.pt` continues with "
-            f"`capsule_ae ccae --recipe official --init torch --prior soft --steps 300000 --seed 0 --out results/ccae_torch_init_gpu --resume`.", '']
+            f"`capsule_ae ccae --recipe official --init torch --prior soft --steps 300000 --seed 0 --out results/ccae_torch_init_gpu --resume --cuda-graph` "
+            f"on a GPU (or without `--cuda-graph` anywhere).", '']
 
 
 def ccae_benchmark(name='benchmark_ccae.json'):
