@@ -116,7 +116,6 @@ def _build_capsnet(device, epochs, steps, seed, batch_size, lr, decay_rate, deca
     test = MNISTBatches(test_ds, 500, shuffle=False, max_shift=0, device=device)
     if test_size is not None: test.images, test.labels = test.images[:test_size], test.labels[:test_size]
     model = CapsNet(iterations=iterations, detach_routing=detach_routing)
-    if device.type == 'cpu': model = model.to(memory_format=torch.channels_last)   # 0-10% faster here (benchmarks/capsnet.py)
     opt = torch.optim.Adam(model.parameters(), lr=lr)
     schedule = torch.optim.lr_scheduler.LambdaLR(opt, lr_decay(decay_rate, decay_steps))
     def report(model, result):
