@@ -58,6 +58,7 @@ def make_parser():
     p.add_argument('--lr', type=float, default=_default(fn, 'lr'), help='Adam learning rate, cut tenfold late in training (default %(default)s)')
     p.add_argument('--eval-every', type=_positive, default=_default(fn, 'eval_every'), help='steps between held-out evaluations (default: 20 per run)')
     p.add_argument('--held-out', type=_positive, default=_default(fn, 'n_held_out'), help='held-out batches of 10 sets (default %(default)s)')
+    p.add_argument('--clip', type=float, default=_default(fn, 'clip'), help='clip the gradient norm to this value (default: no clipping, as the official code)')
 
     fn = train_ccae
     p = sub.add_parser('ccae', help='the Constellation Capsule Autoencoder on constellation data',
@@ -109,7 +110,7 @@ def main(argv=None):
         if args.experiment == 'clustering':
             from capsule_ae.clustering import train_clustering
             _, metrics = train_clustering(steps=args.steps, protocol=args.protocol, lr=args.lr, num_inds=args.num_inds,
-                                          n_held_out=args.held_out, **run)
+                                          n_held_out=args.held_out, clip=args.clip, **run)
         elif args.experiment == 'ccae':
             from capsule_ae.ccae_training import train_ccae
             _, metrics = train_ccae(steps=args.steps, lr=args.lr, optimizer=args.optimizer, n_held_out=args.held_out,

@@ -151,7 +151,9 @@ def train_clustering(steps=2000, seed=0, out=None, resume=False, overwrite=False
                      decay_at=None,     # fraction of `steps` after which lr is cut tenfold (default: the protocol's)
                      num_inds=32, dim_hidden=128, num_heads=4, batch_size=10,
                      n_range=None,      # (n_min, n_max) set sizes, inclusive, for training and held-out sets (default: the protocol's)
-                     n_held_out=100, eval_every=None, checkpoint_every=1000, progress=True):
+                     n_held_out=100, eval_every=None, checkpoint_every=1000,
+                     clip=None,         # clip the gradient norm to this value (a deviation: the official code does not clip)
+                     progress=True):
     "Train a MoGClusterer on the amortized clustering task; returns (model, metrics). Writes a run directory when `out` is set."
     if protocol not in CLUSTERING_PROTOCOLS: raise ValueError(f"protocol must be one of {list(CLUSTERING_PROTOCOLS)}, got {protocol!r}")
     n_range = tuple(n_range or CLUSTERING_PROTOCOLS[protocol]['n_range'])
@@ -159,7 +161,7 @@ def train_clustering(steps=2000, seed=0, out=None, resume=False, overwrite=False
     return run_experiment(_build_clustering, experiment_config(locals()), out, resume, overwrite, device, progress)
 
 def _build_clustering(device, steps, seed, protocol, lr, decay_at, num_inds, dim_hidden, num_heads, batch_size, n_range,
-                      n_held_out, eval_every, checkpoint_every):
+                      n_held_out, eval_every, checkpoint_every, clip):
     model = MoGClusterer(num_inds=num_inds, dim_hidden=dim_hidden, num_heads=num_heads)
     opt = torch.optim.Adam(model.parameters(), lr=lr)
     sched = torch.optim.lr_scheduler.MultiStepLR(opt, milestones=[int(decay_at * steps)], gamma=0.1)
@@ -175,5 +177,5 @@ def _build_clustering(device, steps, seed, protocol, lr, decay_at, num_inds, dim
     return dict(model=model, loss_fn=clustering_loss, data=MoGSets(batch_size=batch_size, n_range=n_range, seed=seed),
                 optimizer=opt, report=report,
                 fit=dict(steps=steps, schedule=sched, eval_fn=lambda m: evaluate_clustering(m, sets, device),
-                         eval_every=eval_every or max(steps // 20, 1), checkpoint_every=checkpoint_every))
+                         eval_every=eval_every or max(steps // 20, 1), checkpoint_every=checkpoint_every, clip=clip))
 
