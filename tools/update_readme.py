@@ -34,6 +34,7 @@ def clustering_official():
     groups = {}
     for path in sorted(root.glob('results/clustering_official_i*_s*/metrics.json')):
         m = json.loads(path.read_text())
+        if m['config'].get('clip') is not None: continue          # deviations are listed apart
         groups.setdefault(m['config']['num_inds'], []).append((path.parent.name, m))
     if not groups: return []
     lines = ['#### Under the official code\'s protocol', '',
@@ -54,13 +55,40 @@ def clustering_official():
         commands.append(f"`for s in {seeds}; do OMP_NUM_THREADS=1 capsule_ae clustering --protocol official --num-inds {inds} "
                         f"--steps {m0['steps']} --seed $s --no-progress --out results/clustering_official_i{inds}_s$s & done; wait`")
         verdict = 'reaches' if ll.mean() >= -1.50 else 'misses'
-        lines_v = (f"ISAB({inds}): the mean over {len(runs)} seed(s), {ll.mean():.4f}, {verdict} -1.50 per point "
+        lines_v = (f"ISAB({inds}): the mean over {len(runs)} seed(s), {ll.mean():.4f}, {verdict} the target of -1.50 per point "
                    f"(per seed: {', '.join(f'{x:.4f}' for x in ll)}; the paper reports {paper.get(inds, 'no number')}).")
+        for name, m in runs:
+            step = divergence(root / 'results' / name)
+            if step: lines_v += (f" Seed {m['config']['seed']} diverged at step {step:,}: its training loss left its level "
+                                 f"and never came back (`results/{name}/metrics.jsonl`).")
         commands.append(lines_v)
     lines += ['', 'Commands: ' + '; '.join(c for c in commands if c.startswith('`')) + '. Results in '
               '`results/clustering_official_i*_s*/`, shown in `nbs/04_clustering.ipynb`.', '']
     lines += [c for c in commands if not c.startswith('`')] + ['']
-    return lines + clustering_side_by_side()
+    return lines + clustering_deviations() + clustering_side_by_side()
+
+
+def divergence(run, after=5000, factor=3.0):
+    "The first logged step after `after` whose training loss exceeds `factor` times the median from there on; None if none."
+    tr = [json.loads(l) for l in (run / 'metrics.jsonl').read_text().splitlines() if '"train"' in l]
+    tr = [r for r in tr if r['step'] > after]
+    if not tr: return None
+    level = float(np.median([r['loss'] for r in tr]))
+    for r in tr:
+        if r['loss'] > factor * abs(level): return r['step']
+    return None
+
+
+def clustering_deviations():
+    runs = [(p.parent.name, json.loads(p.read_text())) for p in sorted(root.glob('results/clustering_official_i*_clip*_s*/metrics.json'))]
+    lines = []
+    for name, m in runs:
+        c = m['config']
+        step = divergence(root / 'results' / name)
+        lines.append(f"A deviation, gradient-norm clipping at {c['clip']:g} (`--clip {c['clip']:g}`; the official code does not clip), "
+                     f"ISAB({c['num_inds']}) seed {c['seed']}: {m['ll_per_point']:.4f} (ARI {m['ari']:.3f}) after {m['steps']:,} steps"
+                     + (f", diverged at step {step:,}" if step else ", no divergence") + f" (`results/{name}`).")
+    return lines + [''] if lines else []
 
 
 def clustering_side_by_side():
