@@ -65,7 +65,25 @@ def clustering_official():
     lines += ['', 'Commands: ' + '; '.join(c for c in commands if c.startswith('`')) + '. Results in '
               '`results/clustering_official_i*_s*/`, shown in `nbs/04_clustering.ipynb`.', '']
     lines += [c for c in commands if not c.startswith('`')] + ['']
-    return lines + clustering_deviations() + clustering_side_by_side()
+    return lines + clustering_deviations() + clustering_in_progress() + clustering_side_by_side()
+
+
+def clustering_in_progress():
+    lines = []
+    for run in sorted(root.glob('results/clustering_official_*')):
+        if (run / 'metrics.json').exists() or not (run / 'metrics.jsonl').exists(): continue
+        records = [json.loads(l) for l in (run / 'metrics.jsonl').read_text().splitlines() if l.strip()]
+        ckpts = sorted(run.glob('ckpt_*.pt'))
+        if not records or not ckpts: continue
+        c = json.loads(json.dumps(__import__('torch').load(ckpts[-1], map_location='cpu', weights_only=False)['config']))
+        flags = f"--protocol {c['protocol']} --num-inds {c['num_inds']} --steps {c['steps']} --seed {c['seed']}" + (f" --clip {c['clip']:g}" if c.get('clip') else '')
+        evals = [r for r in records if r['split'] == 'eval']
+        last = f"; its last held-out evaluation, at step {evals[-1]['step']:,}: {evals[-1]['ll_per_point']:.4f}" if evals else ''
+        lines.append(f"In progress: `{run.relative_to(root)}`, {c['num_inds']} inducing points, seed {c['seed']}"
+                     + (f", gradient norm clipped at {c['clip']:g}" if c.get('clip') else '') +
+                     f", checkpoint at step {int(ckpts[-1].stem.split('_')[1]):,} of {c['steps']:,}{last}. It continues with "
+                     f"`OMP_NUM_THREADS=1 capsule_ae clustering {flags} --no-progress --out {run.relative_to(root)} --resume`.")
+    return lines + [''] if lines else []
 
 
 def divergence(run, after=5000, factor=3.0):
