@@ -83,7 +83,8 @@ def clustering_in_progress():
                      + (f", gradient norm clipped at {c['clip']:g}" if c.get('clip') else '') +
                      f", checkpoint at step {int(ckpts[-1].stem.split('_')[1]):,} of {c['steps']:,}{last}. It continues with "
                      f"`OMP_NUM_THREADS=1 capsule_ae clustering {flags} --no-progress --out {run.relative_to(root)} --resume`.")
-    return lines + [''] if lines else []
+        lines.append('')
+    return lines
 
 
 def divergence(run, after=5000, factor=3.0):
