@@ -13,18 +13,24 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 # %% ../nbs/01_attention.ipynb #cce817d0
-def attention_reference(Q, K, V, mask=None, scale=None):
-    "softmax(Q K^T * scale) V written out; `mask` [B, Nk] is True where a key may be attended to."
+def attention_reference(Q, K, V, mask=None, scale=None, bias=None):
+    "softmax(Q K^T * scale + bias) V written out; `mask` [B, Nk] is True where a key may be attended to, `bias` [B, Nk] is added to its logits."
     scale = 1 / math.sqrt(Q.shape[-1]) if scale is None else scale
     logits = Q @ K.transpose(-2, -1) * scale                               # (B, h, Nq, Nk)
+    if bias is not None: logits = logits + bias[:, None, None, :]
     if mask is not None: logits = logits.masked_fill(~mask[:, None, None, :], float('-inf'))
     return logits.softmax(-1) @ V                                          # (B, h, Nq, dh)
 
+
 # %% ../nbs/01_attention.ipynb #1d7e071a
-def attention_fast(Q, K, V, mask=None, scale=None):
+def attention_fast(Q, K, V, mask=None, scale=None, bias=None):
     "The same attention through `F.scaled_dot_product_attention` (fused kernels), with an explicit scale."
     attn_mask = None if mask is None else mask[:, None, None, :]           # (B, 1, 1, Nk), True = attend
+    if bias is not None:                                                   # a float mask is added to the logits
+        attn_mask = bias[:, None, None, :].to(Q.dtype)
+        if mask is not None: attn_mask = attn_mask.masked_fill(~mask[:, None, None, :], float('-inf'))
     return F.scaled_dot_product_attention(Q, K, V, attn_mask=attn_mask, scale=scale)  # (B, h, Nq, dh)
+
 
 # %% ../nbs/01_attention.ipynb #48dcaf7b
 def check_set(X, dim, mask=None, name='X'):
@@ -59,8 +65,8 @@ class MultiheadAttention(nn.Module):
         self.scale = 1 / math.sqrt(dim_V // num_heads if head_scale else dim_V)
         self.fast = True  # scaled_dot_product_attention; False: attention_reference
 
-    def attend(self, X, Y, mask=None):
-        "(X W^Q [B, Nq, dim_V], Multihead(X, Y, Y) [B, Nq, dim_V]) for X [B, Nq, dim_Q] and Y [B, Nk, dim_K]."
+    def attend(self, X, Y, mask=None, bias=None):
+        "(X W^Q [B, Nq, dim_V], Multihead(X, Y, Y) [B, Nq, dim_V]) for X [B, Nq, dim_Q] and Y [B, Nk, dim_K]; `bias` [B, Nk] is added to the logits."
         check_set(X, self.dim_Q, name='X (queries)'); check_set(Y, self.dim_K, mask, name='Y (keys)')
         if X.shape[0] != Y.shape[0]: raise ValueError(f"X and Y must have the same batch size, got {X.shape[0]} and {Y.shape[0]}")
         B, Nq, h = X.shape[0], X.shape[1], self.num_heads
@@ -69,13 +75,15 @@ class MultiheadAttention(nn.Module):
         if mask is not None: V, mask = V.masked_fill(~mask[..., None], 0.), safe_key_mask(mask)
         heads = lambda T: T.view(B, T.shape[1], h, -1).transpose(1, 2)         # (B, h, N, dV/h)
         attend = attention_fast if self.fast else attention_reference
-        O = attend(heads(Q), heads(K), heads(V), mask, self.scale)             # (B, h, Nq, dV/h)
+        if bias is not None and bias.shape != Y.shape[:2]: raise ValueError(f"bias must have shape [B, Nk] = {tuple(Y.shape[:2])}, got {tuple(bias.shape)}")
+        O = attend(heads(Q), heads(K), heads(V), mask, self.scale, bias)       # (B, h, Nq, dV/h)
         O = O.transpose(1, 2).reshape(B, Nq, self.dim_V)                       # (B, Nq, dV)
         return Q, (O if self.fc_out is None else self.fc_out(O))
 
-    def forward(self, X, Y, mask=None):
+    def forward(self, X, Y, mask=None, bias=None):
         "Multihead(X, Y, Y) [B, Nq, dim_V]."
-        return self.attend(X, Y, mask)[1]
+        return self.attend(X, Y, mask, bias)[1]
+
 
 # %% ../nbs/01_attention.ipynb #2956b01c
 class MAB(MultiheadAttention):

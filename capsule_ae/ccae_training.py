@@ -41,7 +41,7 @@ def _similarity_residual(a, q):
 
 def template_shape(model, patterns=(SQUARE, TRIANGLE)):
     "Per capsule: residual of its template (translations of T(OP_static), N points) after the best similarity fit to the nearest pattern."
-    t = geometric_transform(model.OP_static.detach().double().cpu(), model.similarity)[0, ..., :2, 2]  # (K, N, 2)
+    t = geometric_transform(model.layer.OP_static.detach().double().cpu(), model.layer.similarity)[0, ..., :2, 2]  # (K, N, 2)
     t = (t[..., 0] + 1j * t[..., 1]).numpy()                                   # (K, N) complex
     res = []
     for tk in t:
@@ -70,7 +70,7 @@ def evaluate_ccae(model, data, noise=False, batch_size=2000, seed=0):
     K, G = model.K, data.pattern_presence.shape[1]
     multi = data.pattern_presence.sum(1) > 1                                   # scenes of 2+ patterns
     shape = template_shape(model)
-    OP_translation = model.OP_static.detach()[..., 4:]                         # raw tx, ty of the templates
+    OP_translation = model.layer.OP_static.detach()[..., 4:]                         # raw tx, ty of the templates
     return {'segm_acc': segmentation_accuracy(capsule, data.pattern_id, data.presence, K, G),
             'ari': adjusted_rand_index(capsule, data.pattern_id, data.presence),
             'ari_multi': adjusted_rand_index(capsule[multi], data.pattern_id[multi], data.presence[multi]),

