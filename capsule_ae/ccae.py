@@ -6,7 +6,7 @@
 __all__ = ['PRESENCE_ATTENTION', 'LOG_DUMMY', 'VOTE_KINDS', 'CCAE_LOSS_WEIGHTS', 'CCAE_PRIORS', 'SCAESelfAttention',
            'sonnet_normal_', 'tf_linear_init_', 'safe_log', 'SCAEEncoder', 'BatchLinear', 'BatchMLP',
            'geometric_transform', 'part_log_joint', 'CapsuleParams', 'CapsuleLayer', 'CCAEOutput', 'CCAE',
-           'prior_presence', 'ccae_losses']
+           'prior_presence', 'prior_sparsity', 'posterior_sparsity', 'ccae_losses']
 
 # %% ../nbs/06_ccae.ipynb #1686329b
 import math
@@ -260,6 +260,18 @@ def prior_presence(out, prior='official'):
     beats = safe_log(out.vote_presence) > LOG_DUMMY                            # (B, J) vote's mixing logit above the dummy's
     return beats.unflatten(-1, (K, -1)).any(-1).to(out.caps_presence.dtype)    # (B, K) binary, no gradient
 
+def prior_sparsity(u, n_classes, within=None):
+    "Prior sparsity of capsule presences u [B, K]: mean_b (sum_k u_bk - within)^2 (within = K / C by default) and mean_k (sum_b u_bk - B / C)^2."
+    B, K = u.shape
+    within = K / n_classes if within is None else within
+    return ((u.sum(1) - within) ** 2).mean(), ((batch_sum(u) - global_batch_size(B) / n_classes) ** 2).mean()  # B: the global batch under DDP
+
+def posterior_sparsity(mass):
+    "Posterior sparsity of capsule masses [B, K]: the mean entropy of each example's normalised mass, and the entropy of the batch's."
+    entropy = lambda q: -(q * safe_log(q)).sum(-1)
+    normalise = lambda q: q / (q.sum(-1, keepdim=True) + 1e-8)
+    return entropy(normalise(mass)).mean(), entropy(normalise(batch_sum(mass)))  # few capsules per example; all used across the batch
+
 def ccae_losses(out, presence, n_classes=2, weights=None, prior='official'):
     "Every term of the CCAE objective and their weighted sum under 'loss'; scalars, averaged over the batch."
     w = {**CCAE_LOSS_WEIGHTS, **(weights or {})}
@@ -269,15 +281,10 @@ def ccae_losses(out, presence, n_classes=2, weights=None, prior='official'):
     bce = F.binary_cross_entropy_with_logits(out.caps_presence_logit, (wins > 1).to(wins.dtype), reduction='none')
     winner = (bce * (wins > 0)).sum(-1).mean()
     dynamic_l2 = (out.OP_dynamic ** 2).sum() / (2 * B)
-    u = prior_presence(out, prior)                                             # (B, K)
-    prior_within = ((u.sum(1) - K / n_classes) ** 2).mean()
-    prior_between = ((batch_sum(u) - global_batch_size(B) / n_classes) ** 2).mean()   # over the global batch under DDP
+    prior_within, prior_between = prior_sparsity(prior_presence(out, prior), n_classes)
     r = out.log_joint.softmax(-1)[..., :-1].unflatten(-1, (K, -1)).sum(-1)    # (B, M, K) responsibility of each capsule
     mass = (r * presence[..., None]).sum(1)                                    # (B, K) points explained by each capsule
-    entropy = lambda q: -(q * safe_log(q)).sum(-1)
-    normalise = lambda q: q / (q.sum(-1, keepdim=True) + 1e-8)
-    posterior_within = entropy(normalise(mass)).mean()                         # few capsules per example
-    posterior_between = entropy(normalise(batch_sum(mass)))                    # every capsule used across the (global) batch
+    posterior_within, posterior_between = posterior_sparsity(mass)
     loss = (-log_prob + w['winner'] * winner + w['dynamic_l2'] * dynamic_l2
             + w['prior_within'] * prior_within + w['prior_between'] * prior_between
             + w['posterior_within'] * posterior_within - w['posterior_between'] * posterior_between)

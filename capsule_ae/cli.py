@@ -43,6 +43,10 @@ def make_parser():
     from capsule_ae.ccae_training import train_ccae, CCAE_RECIPES
     from capsule_ae.ccae import CCAE_PRIORS
     from capsule_ae.capsnet_training import train_capsnet
+    from capsule_ae.scae_training import train_scae, SCAE_OPTIMIZERS
+    from capsule_ae.pcae import POOLINGS
+    from capsule_ae.ccae import PRESENCE_ATTENTION
+    from capsule_ae.ocae import MIXTURES
     parser = argparse.ArgumentParser(prog='capsule_ae', description='Train and evaluate capsule_ae experiments.')
     sub = parser.add_subparsers(dest='experiment', required=True, metavar='experiment')
 
@@ -89,7 +93,36 @@ def make_parser():
     p.add_argument('--eval-every', type=_positive, default=_default(fn, 'eval_every'), help='steps between test evaluations (default: every epoch)')
     p.add_argument('--test-size', type=_positive, default=_default(fn, 'test_size'), help='evaluate on the first N test digits (default: all 10,000)')
     p.add_argument('--data', type=Path, default=_default(fn, 'root'), help='MNIST folder (default $CAPSULE_AE_DATA or ~/.cache/capsule_ae)')
+
+    fn = train_scae
+    p = sub.add_parser('scae', help='the image Stacked Capsule Autoencoder on MNIST',
+                       description='Stacked Capsule Autoencoder (Kosiorek et al. 2019) on MNIST digits on a 40x40 canvas; '
+                                   'the official run_mnist.sh recipe by default. Fetches MNIST when missing. Writes metrics.json, '
+                                   'metrics.jsonl, model.pt, parts.png, capsules.png and curves.png to --out.')
+    _common(p, fn)
+    p.add_argument('--batch-size', type=_positive, default=_default(fn, 'batch_size'), help='default %(default)s')
+    p.add_argument('--lr', type=float, default=_default(fn, 'lr'), help='learning rate, constant (default %(default)s)')
+    p.add_argument('--optimizer', choices=list(SCAE_OPTIMIZERS), default=_default(fn, 'optimizer'), help='default %(default)s: TF1-style RMSProp, as the official run')
+    p.add_argument('--weight', action='append', type=_weight, default=[], metavar='TERM=VALUE',
+                   help='override one loss weight, e.g. --weight posterior_between=10 (repeatable; terms as in SCAE_LOSS_WEIGHTS)')
+    p.add_argument('--within', type=float, default=_default(fn, 'within'), help='within-example prior target (default: K/C = 3.2, what the official run used)')
+    p.add_argument('--pooling', choices=list(POOLINGS), default=_default(fn, 'pooling'), help="the PCAE's attention pooling: the official reshape or the paper's one map per part (default %(default)s)")
+    p.add_argument('--presence-attention', choices=list(PRESENCE_ATTENTION), default=_default(fn, 'presence_attention'), help='how part presences steer the OCAE encoder (default %(default)s)')
+    p.add_argument('--mixture', choices=list(MIXTURES), default=_default(fn, 'mixture'), help="the part likelihood's weights: unnormalised as the official code, or normalised (default %(default)s)")
+    p.add_argument('--eval-every', type=_positive, default=_default(fn, 'eval_every'), help='steps between evaluations (default: 20 per run)')
+    p.add_argument('--eval-train', type=_positive, default=_default(fn, 'n_eval_train'), help='training images that fit k-means and the probe at each evaluation (default %(default)s)')
+    p.add_argument('--eval-test', type=_positive, default=_default(fn, 'n_eval_test'), help='test images scored at each evaluation (default %(default)s)')
+    p.add_argument('--final-train', type=_positive, default=_default(fn, 'n_final_train'), help='training images for the final evaluation (default: all)')
+    p.add_argument('--final-test', type=_positive, default=_default(fn, 'n_final_test'), help='test images for the final evaluation (default: all)')
+    p.add_argument('--data', type=Path, default=_default(fn, 'root'), help='MNIST folder (default $CAPSULE_AE_DATA or ~/.cache/capsule_ae)')
     return parser
+
+def _weight(s):
+    from capsule_ae.scae import SCAE_LOSS_WEIGHTS
+    name, eq, value = s.partition('=')
+    if not eq or name not in SCAE_LOSS_WEIGHTS: raise argparse.ArgumentTypeError(f"expected TERM=VALUE with TERM one of {', '.join(SCAE_LOSS_WEIGHTS)}, got {s!r}")
+    try: return name, float(value)
+    except ValueError: raise argparse.ArgumentTypeError(f"{value!r} is not a number")
 
 
 # %% ../nbs/90_cli.ipynb #be3610e5
@@ -101,6 +134,8 @@ def main(argv=None):
     if args.epochs is not None and args.epochs <= 0: parser.error(f"--epochs must be positive, got {args.epochs}")
     if args.epochs is not None and args.experiment in ('clustering', 'ccae'):
         parser.error(f"{args.experiment} draws an endless stream of examples: give --steps, not --epochs")
+    if args.epochs is not None and args.experiment == 'scae':
+        parser.error("scae counts its budget in steps, as the official run: give --steps, not --epochs")
     try: device = get_device(args.device)
     except (ValueError, RuntimeError) as e: parser.error(str(e))
     out = args.out or Path('runs') / args.experiment
@@ -121,6 +156,13 @@ def main(argv=None):
                                        batch_size=args.batch_size, lr=args.lr, iterations=args.iterations,
                                        detach_routing=args.detach_routing, recon_weight=args.recon_weight,
                                        compile=args.compile, root=args.data, test_size=args.test_size, **run)
+        elif args.experiment == 'scae':
+            from capsule_ae.scae_training import train_scae
+            _, metrics = train_scae(steps=args.steps, batch_size=args.batch_size, lr=args.lr, optimizer=args.optimizer,
+                                    weights=dict(args.weight) or None, within=args.within, pooling=args.pooling,
+                                    presence_attention=args.presence_attention, mixture=args.mixture, root=args.data,
+                                    n_eval_train=args.eval_train, n_eval_test=args.eval_test,
+                                    n_final_train=args.final_train, n_final_test=args.final_test, **run)
     except (FileExistsError, ResumeMismatch) as e: parser.error(str(e))   # a run directory in the way: say so, exit 2
     if is_main_process():
         print(json.dumps({k: v for k, v in metrics.items() if k != 'config'}, indent=2))
