@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['MIXTURES', 'part_inputs', 'part_pose_log_joint', 'OCAEOutput', 'OCAE']
 
-# %% ../nbs/14_ocae.ipynb #0dae58c2
+# %% ../nbs/14_ocae.ipynb #c8f8e3b6
 import math
 from typing import NamedTuple
 import torch
@@ -14,7 +14,7 @@ import torch.nn.functional as F
 from .ccae import SCAEEncoder, CapsuleLayer, LOG_DUMMY, safe_log
 from .pcae import PCAEOutput
 
-# %% ../nbs/14_ocae.ipynb #13cd5230
+# %% ../nbs/14_ocae.ipynb #1f1f89ae
 def part_inputs(parts: PCAEOutput):
     "The OCAE's input per part [B, M, 144] = [pose, 1 - d_m, z_m, template] (gradient only through z_m) and presences [B, M]."
     d = parts.presence.detach()                                                # (B, M)
@@ -22,7 +22,7 @@ def part_inputs(parts: PCAEOutput):
                    parts.templates.detach().flatten(2)], -1)                   # (B, M, 6 + 1 + 16 + 121)
     return x, d
 
-# %% ../nbs/14_ocae.ipynb #0eae1599
+# %% ../nbs/14_ocae.ipynb #42007ea5
 MIXTURES = ('official', 'normalised')
 
 def part_pose_log_joint(x, votes, scales, vote_presence, mixture='official'):
@@ -37,7 +37,7 @@ def part_pose_log_joint(x, votes, scales, vote_presence, mixture='official'):
     log_N = torch.cat([log_N, log_N.new_full((B, 1, M), LOG_DUMMY)], 1)        # (B, K + 1, M)
     return (logits + log_N).transpose(1, 2)                                    # (B, M, K + 1)
 
-# %% ../nbs/14_ocae.ipynb #ff181b26
+# %% ../nbs/14_ocae.ipynb #9c849c3b
 class OCAEOutput(NamedTuple):
     "What an OCAE forward pass produces (K object capsules, M parts)."
     votes: torch.Tensor              # (B, K, M, 6) vote for each part's pose

@@ -6,7 +6,7 @@
 __all__ = ['POOLINGS', 'check_images', 'PartEncoder', 'part_pose', 'template_init_', 'render', 'image_log_likelihood',
            'image_log_likelihood_reference', 'PCAEOutput', 'PCAE', 'reconstruct', 'plot_parts']
 
-# %% ../nbs/13_pcae.ipynb #352e9a2c
+# %% ../nbs/13_pcae.ipynb #4de1cba1
 import math
 from typing import NamedTuple
 import torch
@@ -15,7 +15,7 @@ import torch.nn.functional as F
 from .gmm import GaussianMixture
 from .ccae import geometric_transform, safe_log, sonnet_normal_
 
-# %% ../nbs/13_pcae.ipynb #c6d2f9aa
+# %% ../nbs/13_pcae.ipynb #0689706a
 def check_images(x, size=40, channels=1):
     "Raise a ValueError unless `x` is a non-empty, finite float batch of images [B, channels, size, size]."
     if not torch.is_tensor(x): raise ValueError(f"images must be a torch.Tensor, got {type(x).__name__}")
@@ -25,7 +25,7 @@ def check_images(x, size=40, channels=1):
     if x.shape[0] == 0: raise ValueError("images: the batch is empty")
     if not torch.isfinite(x).all(): raise ValueError("images contain NaN or infinite values")
 
-# %% ../nbs/13_pcae.ipynb #b12cfe30
+# %% ../nbs/13_pcae.ipynb #74156660
 POOLINGS = ('official', 'paper')
 
 class PartEncoder(nn.Module):
@@ -56,12 +56,12 @@ class PartEncoder(nn.Module):
         else: caps = pooled.transpose(1, 2)                                    # (B, M, d): part m, map m (paper App. E)
         return caps.split([6, self.n_features, 1], -1)                         # (B, M, 6), (B, M, 16), (B, M, 1)
 
-# %% ../nbs/13_pcae.ipynb #c54c8bae
+# %% ../nbs/13_pcae.ipynb #1e0a8488
 def part_pose(raw):
     "Raw pose [..., 6] -> affine pose x_m [..., 6] = (a11, a12, tx, a21, a22, ty), the top rows of the transform."
     return geometric_transform(raw, similarity=False)[..., :2, :].flatten(-2)  # (..., 6)
 
-# %% ../nbs/13_pcae.ipynb #d04df021
+# %% ../nbs/13_pcae.ipynb #78acf7b5
 def template_init_(t, generator=None):
     "Official template init, in place: orthogonal rows of a uniform random n x n matrix (n = h w), min-max scaled to [0, 1]."
     M, n = t.shape[0], t[0].numel()
@@ -71,7 +71,7 @@ def template_init_(t, generator=None):
     with torch.no_grad(): t.copy_(((q - q.min()) / (q.max() - q.min())).view(t.shape))
     return t
 
-# %% ../nbs/13_pcae.ipynb #3fe9050b
+# %% ../nbs/13_pcae.ipynb #a0532a5d
 def render(templates, pose, size):
     "Draw templates [B, M, C, h, w] on a size x size canvas with affine poses [B, M, 6]: pixel p samples A^-1 (p - t)."
     B, M, C = templates.shape[:3]
@@ -83,7 +83,7 @@ def render(templates, pose, size):
     out = F.grid_sample(templates.flatten(0, 1), grid, padding_mode='zeros', align_corners=True)  # (B M, C, H, W)
     return out.unflatten(0, (B, M))                                            # (B, M, C, H, W)
 
-# %% ../nbs/13_pcae.ipynb #55ec2982
+# %% ../nbs/13_pcae.ipynb #5f4e24e2
 def image_log_likelihood(x, means, mixing_logits, scale=1.):
     "log p(y) [B] of images [B, C, H, W]: a mixture per pixel with means [B, J, C, H, W], mixing logits [B, J, 1 or C, H, W], std `scale`."
     log_pi = mixing_logits.log_softmax(1)                                      # (B, J, ., H, W) normalised per pixel
@@ -103,7 +103,7 @@ def image_log_likelihood_reference(x, means, mixing_logits, scale=1.):
                 total = total + mix.log_prob(x[:, c, i, j].reshape(B, 1, 1))[:, 0]
     return total
 
-# %% ../nbs/13_pcae.ipynb #0caa882d
+# %% ../nbs/13_pcae.ipynb #bab609f6
 class PCAEOutput(NamedTuple):
     "What a PCAE forward pass produces (M parts, J = M + 1 mixture components with the background last)."
     pose: torch.Tensor            # (B, M, 6) affine part poses x_m
@@ -162,7 +162,7 @@ def reconstruct(out):
     "The mixture's mean image [B, C, H, W]: sum_j p_{j,i} mu_{j,i} at every pixel i."
     return (out.mixing_logits.softmax(1) * out.means).sum(1)
 
-# %% ../nbs/13_pcae.ipynb #d9667c4a
+# %% ../nbs/13_pcae.ipynb #5e586fee
 def plot_parts(model, images, n=8, noise=True):
     "A figure: n images, their reconstructions, and their parts (each rendered template in its own colour, times its presence)."
     import matplotlib.pyplot as plt

@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['SCAE_LOSS_WEIGHTS', 'SCAEOutput', 'SCAE', 'scae_losses']
 
-# %% ../nbs/15_scae.ipynb #11cc87f9
+# %% ../nbs/15_scae.ipynb #79770fec
 from typing import NamedTuple
 import torch
 import torch.nn as nn
@@ -14,7 +14,7 @@ from .ccae import prior_sparsity, posterior_sparsity
 from .pcae import PCAE, PCAEOutput
 from .ocae import OCAE, OCAEOutput
 
-# %% ../nbs/15_scae.ipynb #b70ce127
+# %% ../nbs/15_scae.ipynb #216d1d7c
 class SCAEOutput(NamedTuple):
     "What an SCAE forward pass produces."
     parts: PCAEOutput                # the part capsules and the image likelihood
@@ -37,7 +37,7 @@ class SCAE(nn.Module):
         objects = self.ocae(parts, noise)
         return SCAEOutput(parts, objects, objects.caps_presence, objects.posterior.mean(1))
 
-# %% ../nbs/15_scae.ipynb #2e88c268
+# %% ../nbs/15_scae.ipynb #4a69a647
 SCAE_LOSS_WEIGHTS = dict(rec_ll=1., log_prob=1., dynamic_l2=10., posterior_within=0.7, posterior_between=0.2,
                          prior_within=2., prior_between=0.35, probes=1.)
 

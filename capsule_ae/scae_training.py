@@ -6,7 +6,7 @@
 __all__ = ['SCAE_OPTIMIZERS', 'LAST_KEYS', 'scae_loss', 'matching_accuracy', 'lin_match', 'lin_pred', 'scae_features',
            'evaluate_scae', 'train_scae', 'plot_capsules']
 
-# %% ../nbs/16_scae_training.ipynb #9feedb43
+# %% ../nbs/16_scae_training.ipynb #68c7ac27
 import math
 from functools import partial
 import numpy as np
@@ -19,13 +19,13 @@ from .pcae import plot_parts
 from .scae import SCAE, scae_losses
 from .training import TFRMSprop, experiment_config, run_experiment, read_metrics, plot_metrics
 
-# %% ../nbs/16_scae_training.ipynb #0eb1f211
+# %% ../nbs/16_scae_training.ipynb #37044b8e
 def scae_loss(model, batch, weights=None, within=None):
     "The SCAE objective on a batch (images, labels); the labels reach the probes only."
     x, y = batch
     return scae_losses(model, model(x), y, weights, within=within)
 
-# %% ../nbs/16_scae_training.ipynb #d0802d86
+# %% ../nbs/16_scae_training.ipynb #f62e982b
 def matching_accuracy(clusters, labels, n=10):
     "Accuracy of the best one-to-one map from cluster ids to labels (Hungarian algorithm) and the map itself [n]."
     clusters, labels = np.asarray(clusters), np.asarray(labels)
@@ -48,7 +48,7 @@ def lin_pred(train_f, train_y, test_f, test_y):
     clf = LogisticRegression(max_iter=2000).fit(np.asarray(train_f, dtype=np.float64), np.asarray(train_y))
     return float(clf.score(np.asarray(test_f, dtype=np.float64), np.asarray(test_y)))
 
-# %% ../nbs/16_scae_training.ipynb #66ba6cf8
+# %% ../nbs/16_scae_training.ipynb #0a3f5699
 @torch.no_grad()
 def scae_features(model, batches, noise=True, limit=None):
     "Prior presences [N, K], posterior masses [N, K], labels [N], test log-likelihoods of the images `batches` serves."
@@ -75,7 +75,7 @@ def evaluate_scae(model, train_batches, test_batches, n_train=None, n_test=None,
         metrics[f'lin_pred_{name}'] = lin_pred(tr[name], tr['labels'], te[name], te['labels'])
     return metrics
 
-# %% ../nbs/16_scae_training.ipynb #b0d203cb
+# %% ../nbs/16_scae_training.ipynb #88f16909
 SCAE_OPTIMIZERS = ('tfrmsprop', 'adam')
 
 def train_scae(steps=300_000, seed=0, out=None, resume=False, overwrite=False, device=None,
@@ -124,7 +124,7 @@ def _build_scae(device, steps, seed, batch_size, lr, optimizer, weights, within,
                 report=report, fit=dict(steps=steps, eval_fn=lambda m: evaluate(m, n_eval_train, n_eval_test),
                                         eval_every=eval_every or max(steps // 20, 1), checkpoint_every=checkpoint_every))
 
-# %% ../nbs/16_scae_training.ipynb #2a5c55e9
+# %% ../nbs/16_scae_training.ipynb #4e4cccf4
 def plot_capsules(model, x, y, seed=0):
     "A figure: mean capsule presence per digit class, and the k-means clusters of the presences against the labels."
     import matplotlib.pyplot as plt

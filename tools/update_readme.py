@@ -352,8 +352,66 @@ def capsnet_benchmark(name):
     return lines + ['']
 
 
+def scae_flags(c):
+    "The capsule_ae scae options that reproduce a run's config (only those that differ from the defaults)."
+    import inspect
+    from capsule_ae.scae_training import train_scae
+    defaults = {k: v.default for k, v in inspect.signature(train_scae).parameters.items()}
+    names = {'n_eval_train': 'eval-train', 'n_eval_test': 'eval-test', 'n_final_train': 'final-train', 'n_final_test': 'final-test'}
+    flags = [f"--steps {c['steps']}"]
+    for k, v in c.items():
+        if k in ('steps', 'seed', 'progress') or k not in defaults or v == defaults[k]: continue
+        if k == 'weights': flags += [f"--weight {t}={w:g}" for t, w in v.items()]
+        else: flags.append(f"--{names.get(k, k).replace('_', '-')} {v:g}" if isinstance(v, float) else f"--{names.get(k, k).replace('_', '-')} {v}")
+    return ' '.join(flags)
+
+
+def scae():
+    runs = sorted(p for p in root.glob('results/scae_*') if p.is_dir())
+    lines = ['### Image SCAE on MNIST (unsupervised classification)', '',
+             "The paper (Table 1, 5 runs): LIN-MATCH 98.7% (sd 0.35), LIN-PRED 99.0% (sd 0.07), after 300,000 steps at batch 128 "
+             "on a V100. LIN-MATCH here: k-means (k = 10) on the 32 object-capsule presences of training images, clusters matched to "
+             "labels on the training set, accuracy on the 10,000 test digits; the official script's variant refits k-means on the "
+             "test features (`refit`). LIN-PRED: a linear classifier on the same frozen presences. Presence noise stays on, as in "
+             "the official evaluation.", '']
+    done = [(r, json.loads((r / 'metrics.json').read_text())) for r in runs if (r / 'metrics.json').exists()]
+    if done:
+        lines += ['| run | steps | LIN-MATCH (last 5 evaluations) | LIN-MATCH final (refit) | LIN-PRED final | untrained LIN-MATCH |',
+                  '|---|---:|---:|---:|---:|---:|']
+        for r, m in done:
+            lines.append(f"| `{r.relative_to(root)}` | {m['steps']:,} | {m.get('last5_lin_match_prior', float('nan')):.1%} | "
+                         f"{m['lin_match_prior']:.1%} ({m['lin_match_refit_prior']:.1%}) | {m['lin_pred_prior']:.1%} | "
+                         f"{m['untrained_lin_match_prior']:.1%} |")
+        lines += ['', 'Commands: ' + '; '.join(f"`capsule_ae scae {scae_flags(m['config'])} --seed {m['config']['seed']} --out {r.relative_to(root)}`" for r, m in done) + '.', '']
+    for run in runs:
+        if (run / 'metrics.json').exists() or not (run / 'metrics.jsonl').exists(): continue
+        ckpts = sorted(run.glob('ckpt_*.pt'))
+        if not ckpts: continue
+        c = json.loads(json.dumps(__import__('torch').load(ckpts[-1], map_location='cpu', weights_only=False)['config']))
+        evals = [json.loads(l) for l in (run / 'metrics.jsonl').read_text().splitlines() if '"eval"' in l]
+        last = (f"; its last evaluation, at step {evals[-1]['step']:,} ({evals[-1]['n_train']:,} training and "
+                f"{evals[-1]['n_test']:,} test images): LIN-MATCH {evals[-1]['lin_match_prior']:.1%}, LIN-PRED "
+                f"{evals[-1]['lin_pred_prior']:.1%}") if evals else ''
+        lines += [f"In progress: `{run.relative_to(root)}`, seed {c['seed']}, {c['optimizer']} at lr {c['lr']:g}, batch {c['batch_size']}, "
+                  f"checkpoint at step {int(ckpts[-1].stem.split('_')[1]):,} of {c['steps']:,}{last}. Not a result yet. It continues "
+                  f"with `OMP_NUM_THREADS=1 capsule_ae scae {scae_flags(c)} --seed {c['seed']} --no-progress --out {run.relative_to(root)} --resume`.", '']
+    if not runs: lines += ['No SCAE run is committed yet.', '']
+    b = load_json('benchmark_scae.json')
+    if b:
+        lines += ['#### SCAE training step', '', f"Command: `python benchmarks/scae.py --json results/benchmark_scae.json` ({b['device']}, "
+                  f"torch {b['torch']}; median of {b['repeats']} interleaved blocks of {b['steps']} steps at batch {b['batch_size']}):", '',
+                  '| variant | s / step | speed relative to the eager SCAE step |', '|---|---:|---:|']
+        lines += [f"| {k} | {v:.3f} | {b['speed_vs_eager'][k]:.2f} |" for k, v in b['seconds_per_step'].items()] + ['']
+    return lines
+
+
+def load_json(name):
+    path = root / 'results' / name
+    return json.loads(path.read_text()) if path.exists() else None
+
+
 def section():
-    return '\n'.join([START, *capsnet(), *ccae(), *clustering(), *benchmark(), *capsnet_benchmark('benchmark_capsnet.json'),
+    return '\n'.join([START, *capsnet(), *ccae(), *scae(), *clustering(), *benchmark(), *capsnet_benchmark('benchmark_capsnet.json'),
                       *capsnet_benchmark('benchmark_capsnet_gpu.json'), *ccae_benchmark(), *ccae_benchmark('benchmark_ccae_gpu.json'),
                       *ccae_seeds_benchmark(), END])
 
