@@ -114,6 +114,7 @@ def make_parser():
     p.add_argument('--eval-test', type=_positive, default=_default(fn, 'n_eval_test'), help='test images scored at each evaluation (default %(default)s)')
     p.add_argument('--final-train', type=_positive, default=_default(fn, 'n_final_train'), help='training images for the final evaluation (default: all)')
     p.add_argument('--final-test', type=_positive, default=_default(fn, 'n_final_test'), help='test images for the final evaluation (default: all)')
+    p.add_argument('--compile', action='store_true', default=_default(fn, 'compile'), help='run the model through torch.compile')
     p.add_argument('--data', type=Path, default=_default(fn, 'root'), help='MNIST folder (default $CAPSULE_AE_DATA or ~/.cache/capsule_ae)')
     return parser
 
@@ -162,7 +163,7 @@ def main(argv=None):
                                     weights=dict(args.weight) or None, within=args.within, pooling=args.pooling,
                                     presence_attention=args.presence_attention, mixture=args.mixture, root=args.data,
                                     n_eval_train=args.eval_train, n_eval_test=args.eval_test,
-                                    n_final_train=args.final_train, n_final_test=args.final_test, **run)
+                                    n_final_train=args.final_train, n_final_test=args.final_test, compile=args.compile, **run)
     except (FileExistsError, ResumeMismatch) as e: parser.error(str(e))   # a run directory in the way: say so, exit 2
     if is_main_process():
         print(json.dumps({k: v for k, v in metrics.items() if k != 'config'}, indent=2))

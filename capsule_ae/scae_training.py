@@ -87,6 +87,7 @@ def train_scae(steps=300_000, seed=0, out=None, resume=False, overwrite=False, d
                root=None,                     # MNIST folder (default ~/.cache/capsule_ae or $CAPSULE_AE_DATA)
                n_eval_train=10_000, n_eval_test=10_000,   # images for the evaluations during training
                n_final_train=None, n_final_test=None,     # and for the final one (default: all 60,000 and 10,000)
+               compile=False,                 # the forward pass through torch.compile (speed: benchmarks/scae.py)
                eval_every=None, checkpoint_every=1000, progress=True):
     "Train the image SCAE on MNIST (the official recipe by default); returns (model, metrics). Writes a run directory when `out` is set."
     if optimizer not in SCAE_OPTIMIZERS: raise ValueError(f"optimizer must be one of {SCAE_OPTIMIZERS}, got {optimizer!r}")
@@ -97,7 +98,7 @@ def train_scae(steps=300_000, seed=0, out=None, resume=False, overwrite=False, d
 LAST_KEYS = ('lin_match_prior', 'lin_match_posterior', 'lin_pred_prior', 'lin_pred_posterior', 'rec_ll', 'log_prob')
 
 def _build_scae(device, steps, seed, batch_size, lr, optimizer, weights, within, pooling, presence_attention, mixture,
-                n_eval_train, n_eval_test, n_final_train, n_final_test, eval_every, checkpoint_every, root=None, out=None):
+                n_eval_train, n_eval_test, n_final_train, n_final_test, compile, eval_every, checkpoint_every, root=None, out=None):
     train_ds, test_ds = mnist_datasets(root)
     data = MNISTBatches(train_ds, batch_size, canvas=40, seed=seed, device=device)
     canvases = lambda ds, s: MNISTBatches(ds, 500, shuffle=False, canvas=40, seed=s, device=device)  # fixed images and shifts
@@ -122,7 +123,8 @@ def _build_scae(device, steps, seed, batch_size, lr, optimizer, weights, within,
         return metrics, figures
     return dict(model=model, loss_fn=partial(scae_loss, weights=weights, within=within), data=data, optimizer=opt,
                 report=report, fit=dict(steps=steps, eval_fn=lambda m: evaluate(m, n_eval_train, n_eval_test),
-                                        eval_every=eval_every or max(steps // 20, 1), checkpoint_every=checkpoint_every))
+                                        eval_every=eval_every or max(steps // 20, 1), checkpoint_every=checkpoint_every,
+                                        compile=compile))
 
 # %% ../nbs/16_scae_training.ipynb #4e4cccf4
 def plot_capsules(model, x, y, seed=0):
