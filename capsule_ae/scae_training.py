@@ -7,13 +7,13 @@ __all__ = ['SCAE_OPTIMIZERS', 'LAST_KEYS', 'scae_loss', 'matching_accuracy', 'li
            'evaluate_scae', 'train_scae', 'plot_capsules']
 
 # %% ../nbs/16_scae_training.ipynb #68c7ac27
-import math
 from functools import partial
 import numpy as np
 import torch
 from scipy.optimize import linear_sum_assignment
 from sklearn.cluster import KMeans
 from sklearn.linear_model import LogisticRegression
+from .metrics import count_matrices
 from .mnist import mnist_datasets, MNISTBatches
 from .pcae import plot_parts
 from .scae import SCAE, scae_losses
@@ -28,10 +28,9 @@ def scae_loss(model, batch, weights=None, within=None):
 # %% ../nbs/16_scae_training.ipynb #f62e982b
 def matching_accuracy(clusters, labels, n=10):
     "Accuracy of the best one-to-one map from cluster ids to labels (Hungarian algorithm) and the map itself [n]."
-    clusters, labels = np.asarray(clusters), np.asarray(labels)
-    counts = np.zeros((n, n), dtype=np.int64)
-    np.add.at(counts, (clusters, labels), 1)                                   # (cluster, label) co-occurrences
-    rows, cols = linear_sum_assignment(-counts)
+    labels = np.asarray(labels)
+    counts = count_matrices(np.asarray(clusters)[None], labels[None], np.ones((1, len(labels))), n, n)[0]  # (n, n) by (cluster, label)
+    rows, cols = linear_sum_assignment(counts, maximize=True)
     mapping = np.zeros(n, dtype=np.int64); mapping[rows] = cols
     return counts[rows, cols].sum() / len(labels), mapping
 
