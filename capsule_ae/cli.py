@@ -85,7 +85,9 @@ def make_parser():
                                    'lengths.png and curves.png to --out.')
     _common(p, fn, budget='epochs')
     p.add_argument('--batch-size', type=_positive, default=_default(fn, 'batch_size'), help='default %(default)s')
-    p.add_argument('--lr', type=float, default=_default(fn, 'lr'), help='Adam learning rate, times 0.96 every 2,000 steps (default %(default)s)')
+    p.add_argument('--lr', type=float, default=_default(fn, 'lr'), help='Adam learning rate (default %(default)s), times --decay-rate every --decay-steps steps')
+    p.add_argument('--decay-rate', type=float, default=_default(fn, 'decay_rate'), help='exponential decay of the learning rate (default %(default)s, the official code)')
+    p.add_argument('--decay-steps', type=_positive, default=_default(fn, 'decay_steps'), help='steps over which the learning rate falls by --decay-rate (default %(default)s; 469 is one epoch at batch 128)')
     p.add_argument('--iterations', type=_positive, default=_default(fn, 'iterations'), help='routing iterations (default %(default)s)')
     p.add_argument('--detach-routing', action='store_true', default=_default(fn, 'detach_routing'), help='stop gradients through the inner routing iterations')
     p.add_argument('--recon-weight', type=float, default=_default(fn, 'recon_weight'), help='weight of the reconstruction loss (default %(default)s; 0 for none)')
@@ -154,7 +156,8 @@ def main(argv=None):
         elif args.experiment == 'capsnet':
             from capsule_ae.capsnet_training import train_capsnet
             _, metrics = train_capsnet(epochs=args.epochs or (None if args.steps else 1), steps=args.steps,
-                                       batch_size=args.batch_size, lr=args.lr, iterations=args.iterations,
+                                       batch_size=args.batch_size, lr=args.lr, decay_rate=args.decay_rate,
+                                       decay_steps=args.decay_steps, iterations=args.iterations,
                                        detach_routing=args.detach_routing, recon_weight=args.recon_weight,
                                        compile=args.compile, root=args.data, test_size=args.test_size, **run)
         elif args.experiment == 'scae':

@@ -223,7 +223,7 @@ def ccae():
         f"constellation run left at 0), which keeps every capsule in use. Commands: "
         + '; '.join(f"{r}: {seeds_command([m for _, m in g], [n for n, _ in g])}" for r, g in groups.items()) + '. '
         f"Results in `results/ccae_*` (`metrics.json`, `metrics.jsonl` with the diagnostics every 1,000 steps, "
-        f"`constellations.png`, `curves.png`, `model.pt`), shown in `nbs/08_ccae_training.ipynb`.", '',
+        f"`constellations.png`, `curves.png`, `model.pt`), shown in `nbs/07_ccae_training.ipynb`.", '',
         f"On the fixed held-out set of {first['n_held_out']:,} constellations, presence noise off (the last column with the "
         f"official evaluation-time noise). Split rate: present patterns whose points go to two or more capsules; mean +- sd "
         f"over seeds of the final models, and the mean over seeds of each run's last five monitor evaluations (1,000 "
@@ -328,7 +328,7 @@ def capsnet():
              'The paper\'s recipe (Adam 1e-3 decayed by 0.96 every 2,000 steps, batch 128, 2-pixel shifts, margin + '
              '0.0005 x reconstruction loss), accuracy of the last model on the 10,000 MNIST test digits. Results in '
              '`results/capsnet*/` (`metrics.json`, per-epoch test accuracy in `metrics.jsonl`, figures), shown in '
-             '`nbs/12_capsnet_training.ipynb`.', '',
+             '`nbs/11_capsnet_training.ipynb`.', '',
              '| run | command | epochs | test accuracy | test error | time per epoch |', '|---|---|---:|---:|---:|---:|']
     lines += [row for _, row in runs]
     lines += ['', "For comparison: the paper reports 0.25% error (3 iterations, with reconstruction; ~300k steps); the best "
@@ -420,7 +420,7 @@ def scae():
                         f"{e['lin_pred_posterior']:.1%}")
         lines += [f"Short probes of the same CPU recipe (batch 32, Adam, stopped after 1,000 to 2,500 steps), compared at their first evaluation, step 1,000: "
                   + '; '.join(rows) + '. The official presence rule makes the object capsules read one part per image early in '
-                  'training (`nbs/16_scae_training.ipynb` counts it), which is why the CPU run uses the soft rule.', '']
+                  'training (`nbs/15_scae_training.ipynb` counts it), which is why the CPU run uses the soft rule.', '']
     b = load_json('benchmark_scae.json')
     if b:
         lines += ['#### SCAE training step', '', f"Command: `python benchmarks/scae.py --repeats {b['repeats']} --steps {b['steps']} --json results/benchmark_scae.json` ({b['device']}, "
