@@ -313,26 +313,42 @@ def capsnet_run(name, label):
     path = root / 'results' / name / 'metrics.json'
     if not path.exists(): return None
     m = json.loads(path.read_text()); cfg = m['config']
-    cmd = (f"capsule_ae capsnet --epochs {m['epochs']:g} --seed {cfg['seed']} --out results/{name}"
+    decay = (cfg.get('decay_rate', 0.96), cfg.get('decay_steps', 2000))
+    cmd = (f"capsule_ae capsnet --epochs {m['epochs']:g}"
+           + ('' if decay == (0.96, 2000) else f" --decay-rate {decay[0]:g} --decay-steps {decay[1]}")
+           + f" --seed {cfg['seed']} --out results/{name}"
            + (' --device cuda' if m['device'].startswith('cuda') else '')
            + ('' if cfg['checkpoint_every'] == 200 else f" --checkpoint-every {cfg['checkpoint_every']}"))
-    row = (f"| {label} | `{cmd}` | {m['epochs']:g} | {m['test_accuracy']:.2%} | {m['test_error']:.2f}% "
+    per_epoch = 60_000 / cfg['batch_size']
+    schedule = (f"x{decay[0]:g} per epoch" if abs(decay[1] - per_epoch) < 1 else f"x{decay[0]:g} every {decay[1]:,} steps")
+    row = (f"| {label} | `{cmd}` | {m['epochs']:g} | {schedule} | {m['test_accuracy']:.2%} | {m['test_error']:.2f}% "
            f"| {m['seconds_per_epoch']:.0f} s on {m['device']} |")
     return m, row
 
 
 def capsnet():
-    runs = [r for r in (capsnet_run('capsnet', 'CPU run'), capsnet_run('capsnet_gpu', 'GPU run (H200)')) if r]
+    runs = [r for r in (capsnet_run('capsnet', 'CPU run, the paper\'s decay'),
+                        capsnet_run('capsnet_cpu_e6_s0', 'CPU run, a faster decay'),
+                        capsnet_run('capsnet_gpu', 'GPU run (H200)')) if r]
     if not runs: return []
     lines = ['### CapsNet on MNIST (dynamic routing, 3 iterations, with reconstruction)', '',
              'The paper\'s recipe (Adam 1e-3 decayed by 0.96 every 2,000 steps, batch 128, 2-pixel shifts, margin + '
              '0.0005 x reconstruction loss), accuracy of the last model on the 10,000 MNIST test digits. Results in '
              '`results/capsnet*/` (`metrics.json`, per-epoch test accuracy in `metrics.jsonl`, figures), shown in '
-             '`nbs/11_capsnet_training.ipynb`.', '',
-             '| run | command | epochs | test accuracy | test error | time per epoch |', '|---|---|---:|---:|---:|---:|']
+             '`nbs/11_capsnet_training.ipynb`. A deviation for a short CPU budget: `--decay-rate 0.6 --decay-steps 469` '
+             'multiplies the learning rate by 0.6 every epoch instead, so that six epochs end at a small rate.', '',
+             '| run | command | epochs | learning rate | test accuracy | test error | time per epoch |', '|---|---|---:|---|---:|---:|---:|']
     lines += [row for _, row in runs]
+    best = max(runs, key=lambda r: r[0]['test_accuracy'])[0]
+    cpu = [m for m, _ in runs if m['device'] == 'cpu']
     lines += ['', "For comparison: the paper reports 0.25% error (3 iterations, with reconstruction; ~300k steps); the best "
-              "public reimplementations 0.30-0.36%.", '']
+              "public reimplementations 0.30-0.36%. Each run is one seed (0), so no seed spread is measured; the "
+              "accuracy is that of the last model, not the best along the way.",
+              '', f"A test accuracy of 99.70% is {'reached' if best['test_accuracy'] >= 0.997 else 'not reached'}: the "
+              f"best last model scores {best['test_accuracy']:.2%} ({best['epochs']:g} epochs on {best['device']})"
+              + (f"; on the CPU, {max(m['test_accuracy'] for m in cpu):.2%} after "
+                 f"{min(m['seconds'] / 3600 for m in cpu if m['test_accuracy'] == max(c['test_accuracy'] for c in cpu)):.1f} h "
+                 f"of training on 2 cores." if cpu else '.'), '']
     for m, _ in runs:
         if m['device'].startswith('cuda'):
             full = 300_000 / (60_000 / m['config']['batch_size'])
