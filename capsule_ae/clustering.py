@@ -4,7 +4,7 @@
 
 # %% auto #0
 __all__ = ['HELD_OUT_SEED', 'CLUSTERING_PROTOCOLS', 'MoGBatch', 'MoGSets', 'mog_log_prob', 'MoGClusterer', 'clustering_loss',
-           'held_out_sets', 'evaluate_clustering', 'plot_clustering', 'train_clustering']
+           'held_out_sets', 'evaluate_clustering', 'plot_clustering', 'train_clustering', 'divergence_step']
 
 # %% ../nbs/04_clustering.ipynb #2e53758f
 import json, math, time
@@ -17,7 +17,7 @@ import torch.nn.functional as F
 from .attention import SetTransformer, check_set
 from .gmm import GaussianMixture
 from .metrics import adjusted_rand_index
-from .training import experiment_config, run_experiment
+from .training import experiment_config, read_metrics, run_experiment
 
 
 
@@ -179,3 +179,10 @@ def _build_clustering(device, steps, seed, protocol, lr, decay_at, num_inds, dim
                 fit=dict(steps=steps, schedule=sched, eval_fn=lambda m: evaluate_clustering(m, sets, device),
                          eval_every=eval_every or max(steps // 20, 1), checkpoint_every=checkpoint_every, clip=clip))
 
+
+# %% ../nbs/04_clustering.ipynb #1a8c6dcf
+def divergence_step(run, after=5000, factor=3.0):
+    "First logged step after `after` whose training loss exceeds `factor` times its median from there on (None: no divergence)."
+    tr = [r for r in read_metrics(run) if r['split'] == 'train' and r['step'] > after]
+    level = np.median([r['loss'] for r in tr]) if tr else None
+    return next((r['step'] for r in tr if r['loss'] > factor * abs(level)), None)

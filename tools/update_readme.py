@@ -6,6 +6,7 @@
 import json, sys
 import numpy as np
 from pathlib import Path
+from capsule_ae.clustering import divergence_step   # the rule chapter 04 prints
 
 root = Path(__file__).resolve().parent.parent
 START, END = '<!-- results:start -->', '<!-- results:end -->'
@@ -58,7 +59,7 @@ def clustering_official():
         lines_v = (f"ISAB({inds}): the mean over {len(runs)} seed(s), {ll.mean():.4f}, {verdict} the target of -1.50 per point "
                    f"(per seed: {', '.join(f'{x:.4f}' for x in ll)}; the paper reports {paper.get(inds, 'no number')}).")
         for name, m in runs:
-            step = divergence(root / 'results' / name)
+            step = divergence_step(root / 'results' / name)
             if step: lines_v += (f" Seed {m['config']['seed']} diverged at step {step:,}: its training loss left its level "
                                  f"and never came back (`results/{name}/metrics.jsonl`).")
         commands.append(lines_v)
@@ -87,23 +88,12 @@ def clustering_in_progress():
     return lines
 
 
-def divergence(run, after=5000, factor=3.0):
-    "The first logged step after `after` whose training loss exceeds `factor` times the median from there on; None if none."
-    tr = [json.loads(l) for l in (run / 'metrics.jsonl').read_text().splitlines() if '"train"' in l]
-    tr = [r for r in tr if r['step'] > after]
-    if not tr: return None
-    level = float(np.median([r['loss'] for r in tr]))
-    for r in tr:
-        if r['loss'] > factor * abs(level): return r['step']
-    return None
-
-
 def clustering_deviations():
     runs = [(p.parent.name, json.loads(p.read_text())) for p in sorted(root.glob('results/clustering_official_i*_clip*_s*/metrics.json'))]
     lines = []
     for name, m in runs:
         c = m['config']
-        step = divergence(root / 'results' / name)
+        step = divergence_step(root / 'results' / name)
         lines.append(f"A deviation, gradient-norm clipping at {c['clip']:g} (`--clip {c['clip']:g}`; the official code does not clip), "
                      f"ISAB({c['num_inds']}) seed {c['seed']}: {m['ll_per_point']:.4f} (ARI {m['ari']:.3f}) after {m['steps']:,} steps"
                      + (f", diverged at step {step:,}" if step else ", no divergence") + f" (`results/{name}`).")
