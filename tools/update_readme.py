@@ -320,16 +320,20 @@ def capsnet_run(name, label):
 
 
 def capsnet():
-    runs = [r for r in (capsnet_run('capsnet', 'CPU run, the paper\'s decay'),
-                        capsnet_run('capsnet_cpu_e6_s0', 'CPU run, a faster decay'),
-                        capsnet_run('capsnet_gpu', 'GPU run (H200)')) if r]
+    labelled = [('capsnet', 'CPU run, the paper\'s decay'), ('capsnet_cpu_e6_s0', 'CPU run, a faster decay'),
+                ('capsnet_gpu', 'GPU run (H200)')]
+    found = [(n, capsnet_run(n, label)) for n, label in labelled]
+    names, runs = [n for n, r in found if r], [r for n, r in found if r]
     if not runs: return []
     lines = ['### CapsNet on MNIST (dynamic routing, 3 iterations, with reconstruction)', '',
              'The paper\'s recipe (Adam 1e-3 decayed by 0.96 every 2,000 steps, batch 128, 2-pixel shifts, margin + '
              '0.0005 x reconstruction loss), accuracy of the last model on the 10,000 MNIST test digits. Results in '
              '`results/capsnet*/` (`metrics.json`, per-epoch test accuracy in `metrics.jsonl`, figures), shown in '
-             '`nbs/11_capsnet_training.ipynb`. A deviation for a short CPU budget: `--decay-rate 0.6 --decay-steps 469` '
-             'multiplies the learning rate by 0.6 every epoch instead, so that six epochs end at a small rate.', '',
+             '`nbs/11_capsnet_training.ipynb`.'
+             + ''.join(f" A deviation for a short CPU budget (`results/{n}`): `--decay-rate {c['decay_rate']:g} --decay-steps "
+                       f"{c['decay_steps']}` multiplies the learning rate by {c['decay_rate']:g} every {c['decay_steps']:,} steps "
+                       f"instead, so that {m['epochs']:g} epochs end at {c['lr'] * c['decay_rate'] ** (m['steps'] / c['decay_steps']):.1e}."
+                       for n, (m, _) in zip(names, runs) for c in [m['config']] if (c['decay_rate'], c['decay_steps']) != (0.96, 2000)), '',
              '| run | command | epochs | learning rate | test accuracy | test error | time per epoch |', '|---|---|---:|---|---:|---:|---:|']
     lines += [row for _, row in runs]
     best = max(runs, key=lambda r: r[0]['test_accuracy'])[0]
