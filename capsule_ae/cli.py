@@ -110,6 +110,8 @@ def make_parser():
     p.add_argument('--within', type=float, default=_default(fn, 'within'), help='within-example prior target (default: K/C = 3.2, what the official run used)')
     p.add_argument('--pooling', choices=list(POOLINGS), default=_default(fn, 'pooling'), help="the PCAE's attention pooling: the official reshape or the paper's one map per part (default %(default)s)")
     p.add_argument('--presence-attention', choices=list(PRESENCE_ATTENTION), default=_default(fn, 'presence_attention'), help='how part presences steer the OCAE encoder (default %(default)s)')
+    p.add_argument('--n-parts', type=_positive, default=_default(fn, 'n_parts'), help='part capsules (default %(default)s, the official run; the paper\'s MNIST table: 24)')
+    p.add_argument('--n-caps', type=_positive, default=_default(fn, 'n_caps'), help='object capsules (default %(default)s, the official run; the paper\'s MNIST table: 24)')
     p.add_argument('--mixture', choices=list(MIXTURES), default=_default(fn, 'mixture'), help="the part likelihood's weights: unnormalised as the official code, or normalised (default %(default)s)")
     p.add_argument('--eval-every', type=_positive, default=_default(fn, 'eval_every'), help='steps between evaluations (default: 20 per run)')
     p.add_argument('--eval-train', type=_positive, default=_default(fn, 'n_eval_train'), help='training images that fit k-means and the probe at each evaluation (default %(default)s)')
@@ -165,6 +167,7 @@ def main(argv=None):
             _, metrics = train_scae(steps=args.steps, batch_size=args.batch_size, lr=args.lr, optimizer=args.optimizer,
                                     weights=dict(args.weight) or None, within=args.within, pooling=args.pooling,
                                     presence_attention=args.presence_attention, mixture=args.mixture, root=args.data,
+                                    n_parts=args.n_parts, n_caps=args.n_caps,
                                     n_eval_train=args.eval_train, n_eval_test=args.eval_test,
                                     n_final_train=args.final_train, n_final_test=args.final_test, compile=args.compile, **run)
     except (FileExistsError, ResumeMismatch) as e: parser.error(str(e))   # a run directory in the way: say so, exit 2

@@ -83,6 +83,7 @@ def train_scae(steps=300_000, seed=0, out=None, resume=False, overwrite=False, d
                weights=None,                  # loss weights over SCAE_LOSS_WEIGHTS
                within=None,                   # within-example prior target (default K/C = 3.2, as the official run)
                pooling='official', presence_attention='official', mixture='official',
+               n_parts=40, n_caps=32,         # part and object capsules (the official run; the paper's MNIST table: 24 and 24)
                root=None,                     # MNIST folder (default ~/.cache/capsule_ae or $CAPSULE_AE_DATA)
                n_eval_train=10_000, n_eval_test=10_000,   # images for the evaluations during training
                n_final_train=None, n_final_test=None,     # and for the final one (default: all 60,000 and 10,000)
@@ -90,6 +91,7 @@ def train_scae(steps=300_000, seed=0, out=None, resume=False, overwrite=False, d
                eval_every=None, checkpoint_every=1000, progress=True):
     "Train the image SCAE on MNIST (the official recipe by default); returns (model, metrics). Writes a run directory when `out` is set."
     if optimizer not in SCAE_OPTIMIZERS: raise ValueError(f"optimizer must be one of {SCAE_OPTIMIZERS}, got {optimizer!r}")
+    if n_parts < 1 or n_caps < 1: raise ValueError(f"n_parts and n_caps must be positive, got {n_parts} and {n_caps}")
     config = experiment_config(locals(), exclude=('root',))
     build = lambda device, **config: _build_scae(device, root=root, out=out, **config)
     return run_experiment(build, config, out, resume, overwrite, device, progress)
@@ -97,11 +99,11 @@ def train_scae(steps=300_000, seed=0, out=None, resume=False, overwrite=False, d
 LAST_KEYS = ('lin_match_prior', 'lin_match_posterior', 'lin_pred_prior', 'lin_pred_posterior', 'rec_ll', 'log_prob')
 
 def _build_scae(device, steps, seed, batch_size, lr, optimizer, weights, within, pooling, presence_attention, mixture,
-                n_eval_train, n_eval_test, n_final_train, n_final_test, compile, eval_every, checkpoint_every, root=None, out=None):
+                n_parts, n_caps, n_eval_train, n_eval_test, n_final_train, n_final_test, compile, eval_every, checkpoint_every, root=None, out=None):
     train_ds, test_ds = mnist_datasets(root)
     data = MNISTBatches(train_ds, batch_size, canvas=40, seed=seed, device=device)
     canvases = lambda ds, s: MNISTBatches(ds, 500, shuffle=False, canvas=40, seed=s, device=device)  # fixed images and shifts
-    make = lambda: SCAE(pooling=pooling, presence_attention=presence_attention, mixture=mixture)
+    make = lambda: SCAE(n_parts, n_caps, pooling=pooling, presence_attention=presence_attention, mixture=mixture)
     model = make()
     if optimizer == 'tfrmsprop': opt = TFRMSprop(model.parameters(), lr=lr, decay=0.9, momentum=0.9, eps=1e-2 / batch_size ** 2)
     else: opt = torch.optim.Adam(model.parameters(), lr=lr)
@@ -124,6 +126,7 @@ def _build_scae(device, steps, seed, batch_size, lr, optimizer, weights, within,
                 report=report, fit=dict(steps=steps, eval_fn=lambda m: evaluate(m, n_eval_train, n_eval_test),
                                         eval_every=eval_every or max(steps // 20, 1), checkpoint_every=checkpoint_every,
                                         compile=compile))
+
 
 # %% ../nbs/15_scae_training.ipynb #4e4cccf4
 def plot_capsules(model, x, y, seed=0):
