@@ -4,7 +4,7 @@
 
 # %% auto #0
 __all__ = ['CCAE_RECIPES', 'segmentation_diagnostics', 'template_shape', 'evaluate_ccae', 'kmeans_baseline', 'plot_ccae',
-           'ccae_loss', 'last_evaluations', 'train_ccae']
+           'ccae_loss', 'last_evaluations', 'seed_dirs', 'train_ccae']
 
 # %% ../nbs/07_ccae_training.ipynb #d37ada03
 import itertools, json, time
@@ -16,6 +16,8 @@ from .ccae import CCAE, ccae_losses, geometric_transform
 from .constellation import ConstellationStream, Constellations, held_out_constellations, plot_constellations, SQUARE, TRIANGLE
 from .metrics import adjusted_rand_index, count_matrices, kmeans_batched, segmentation_accuracy
 from .training import TFRMSprop, experiment_config, run_experiment, plot_metrics, read_metrics
+from .seeds import run_seeds
+from .attention import set_fast_attention
 
 
 # %% ../nbs/07_ccae_training.ipynb #fca014b5
@@ -124,23 +126,40 @@ def last_evaluations(evals, n=5, keys=('segm_acc', 'ari', 'split_rate', 'single_
     tail = evals[-n:]
     return {f'last{n}_{k}': float(np.mean([e[k] for e in tail])) for k in keys if tail and all(k in e for e in tail)}
 
-CCAE_RECIPES = {'official': {}, 'balanced': {'posterior_between': 10.}}
+CCAE_RECIPES = {'official': dict(weights={}, empty_pool='official'),                    # the official run as it ran
+                'balanced': dict(weights={'posterior_between': 10.}, empty_pool='bias')}
+
+def seed_dirs(out, seeds):
+    "The run directory of each seed of a multi-seed run in `out`: out/seed_<s>."
+    return None if out is None else [Path(out) / f'seed_{s}' for s in seeds]
 
 def train_ccae(steps=30_000, seed=0, out=None, resume=False, overwrite=False, device=None, batch_size=32, lr=1e-4,
                optimizer='tfrmsprop', n_held_out=10_000, eval_every=None, checkpoint_every=2_000, progress=True, init='tf',
                prior='official', recipe='balanced', weights=None,
+               empty_pool=None,    # how the encoder pools a scene without points: 'official' or 'bias' (default: the recipe's)
+               seeds=None,         # train these seeds together in one process (run directories out/seed_<s>); `seed` is then unused
+               compile=False,      # torch.compile the forward pass (one seed) or the stacked step (several); not part of the config
                cuda_graph=False):  # capture the whole step as one CUDA graph (CUDA only; not part of the config: same run)
-    "Train the CCAE on constellations with a recipe of `CCAE_RECIPES` (loss weights on top of the official ones, then `weights`); returns (model, metrics)."
+    """Train the CCAE on constellations with a recipe of `CCAE_RECIPES` (loss weights on top of the official ones, then
+    `weights`); returns (model, metrics), or with `seeds` (models, [metrics]) in the order of `seeds`."""
     if recipe not in CCAE_RECIPES: raise ValueError(f"recipe must be one of {list(CCAE_RECIPES)}, got {recipe!r}")
     if optimizer not in ('tfrmsprop', 'adam'): raise ValueError(f"optimizer must be 'tfrmsprop' or 'adam', got {optimizer!r}")
-    config = experiment_config(locals(), exclude=('cuda_graph',))
-    build = lambda device, **config: _build_ccae(device, cuda_graph=cuda_graph, out=out, **config)
-    return run_experiment(build, config, out, resume, overwrite, device, progress)
+    if empty_pool is None: empty_pool = CCAE_RECIPES[recipe]['empty_pool']
+    config = experiment_config(locals(), exclude=('cuda_graph', 'seeds', 'compile'))
+    if seeds is None:
+        build = lambda device, **config: _build_ccae(device, cuda_graph=cuda_graph, compile=compile, out=out, **config)
+        return run_experiment(build, config, out, resume, overwrite, device, progress)
+    outs = dict(zip(seeds, seed_dirs(out, seeds) or [None] * len(seeds)))
+    def build(device, **config):                        # the fused attention kernel has no vmap rule: the plain one batches
+        run = _build_ccae(device, cuda_graph=cuda_graph, out=outs[config['seed']], **config)
+        set_fast_attention(run['model'], False)
+        return run
+    return run_seeds(build, [{**config, 'seed': s} for s in seeds], seed_dirs(out, seeds), resume, overwrite, device, progress, compile)
 
 def _build_ccae(device, steps, seed, batch_size, lr, optimizer, n_held_out, eval_every, checkpoint_every, init, prior,
-                recipe, weights, cuda_graph=False, out=None):
-    model = CCAE(init=init)
-    loss_weights = {**CCAE_RECIPES[recipe], **(weights or {})}
+                recipe, weights, empty_pool='bias', cuda_graph=False, compile=False, out=None):
+    model = CCAE(init=init, empty_pool=empty_pool)
+    loss_weights = {**CCAE_RECIPES[recipe]['weights'], **(weights or {})}
     if optimizer == 'tfrmsprop': opt = TFRMSprop(model.parameters(), lr=lr, decay=0.9, momentum=0.9, eps=1e-2 / batch_size ** 2)
     else: opt = torch.optim.Adam(model.parameters(), lr=lr, capturable=cuda_graph)
     held = held_out_constellations(n_held_out)
@@ -152,7 +171,7 @@ def _build_ccae(device, steps, seed, batch_size, lr, optimizer, n_held_out, eval
         if out is not None: evals = [r for r in read_metrics(out) if r['split'] == 'eval']   # across resumes too
         with torch.random.fork_rng(devices=range(torch.cuda.device_count())):
             torch.manual_seed(seed)                                            # the run's initialisation, untrained
-            untrained = {f'untrained_{k}': v for k, v in evaluate_ccae(CCAE(init=init).to(device), held).items()}
+            untrained = {f'untrained_{k}': v for k, v in evaluate_ccae(CCAE(init=init, empty_pool=empty_pool).to(device), held).items()}
         metrics = {**evaluate_ccae(model, held), 'noise_at_eval': False, **last_evaluations(evals), **untrained,
                    **{f'{k}_noisy': v for k, v in evaluate_ccae(model, held, noise=True).items()},
                    **kmeans_baseline(held), 'n_held_out': n_held_out}
@@ -165,6 +184,7 @@ def _build_ccae(device, steps, seed, batch_size, lr, optimizer, n_held_out, eval
         return metrics, figures
     return dict(model=model, loss_fn=partial(ccae_loss, prior=prior, weights=loss_weights), data=ConstellationStream(batch_size, seed=seed),
                 optimizer=opt, report=report,
+                random=lambda g, batch: {'noise': model.layer.noise_draws(batch.corners.shape[0], g, device=batch.corners.device)},
                 fit=dict(steps=steps, eval_fn=eval_fn, eval_every=eval_every or max(steps // 20, 1),
-                         checkpoint_every=checkpoint_every, cuda_graph=cuda_graph))
+                         checkpoint_every=checkpoint_every, cuda_graph=cuda_graph, compile=compile))
 

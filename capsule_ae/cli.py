@@ -49,7 +49,8 @@ def make_parser():
     "The `capsule_ae` argument parser, one subcommand per experiment; every default is the experiment function's."
     from capsule_ae.clustering import CLUSTERING_PROTOCOLS
     from capsule_ae.ccae_training import CCAE_RECIPES
-    from capsule_ae.ccae import CCAE_PRIORS
+    from capsule_ae.ccae import CCAE_PRIORS, CCAE_LOSS_WEIGHTS, EMPTY_POOL
+    from capsule_ae.scae import SCAE_LOSS_WEIGHTS
     from capsule_ae.scae_training import SCAE_OPTIMIZERS
     from capsule_ae.pcae import POOLINGS
     from capsule_ae.ccae import PRESENCE_ATTENTION
@@ -86,6 +87,14 @@ def make_parser():
     p.add_argument('--cuda-graph', action='store_true', help='capture the whole training step as one CUDA graph (CUDA only; about 12x faster on an H200)')
     p.add_argument('--eval-every', type=_positive, default=_default(fn, 'eval_every'), help='steps between evaluations on 1,000 held-out examples (default: 20 per run)')
     p.add_argument('--held-out', type=_positive, dest='n_held_out', default=_default(fn, 'n_held_out'), help='held-out constellations for the final metrics (default %(default)s)')
+    p.add_argument('--weight', action='append', type=_weights_of(CCAE_LOSS_WEIGHTS), dest='weights', default=_default(fn, 'weights'), metavar='TERM=VALUE',
+                   help="override one loss weight on top of the recipe's, e.g. --weight posterior_between=3 (repeatable; terms as in CCAE_LOSS_WEIGHTS)")
+    p.add_argument('--batch-size', type=_positive, default=_default(fn, 'batch_size'), help='default %(default)s, as the official run')
+    p.add_argument('--empty-pool', choices=list(EMPTY_POOL), default=_default(fn, 'empty_pool'),
+                   help="what the encoder's pooling gives a scene without points: the average over its absent points, as the official code (official), or the pooling's bias (bias); default: the recipe's")
+    p.add_argument('--seeds', type=_seed_list, default=_default(fn, 'seeds'), metavar='LIST',
+                   help='train several seeds together in one process, e.g. 0-7 or 0,3,5; each writes --out/seed_<s> (instead of --seed)')
+    p.add_argument('--compile', action='store_true', default=_default(fn, 'compile'), help='compile the training step with torch.compile (about 1.5 minutes of compilation, then faster steps)')
 
     fn = fns['capsnet']
     p = sub.add_parser('capsnet', help='CapsNet with dynamic routing on MNIST',
@@ -114,7 +123,7 @@ def make_parser():
     p.add_argument('--batch-size', type=_positive, default=_default(fn, 'batch_size'), help='default %(default)s')
     p.add_argument('--lr', type=float, default=_default(fn, 'lr'), help='learning rate, constant (default %(default)s)')
     p.add_argument('--optimizer', choices=list(SCAE_OPTIMIZERS), default=_default(fn, 'optimizer'), help='default %(default)s: TF1-style RMSProp, as the official run')
-    p.add_argument('--weight', action='append', type=_weight, dest='weights', default=_default(fn, 'weights'), metavar='TERM=VALUE',
+    p.add_argument('--weight', action='append', type=_weights_of(SCAE_LOSS_WEIGHTS), dest='weights', default=_default(fn, 'weights'), metavar='TERM=VALUE',
                    help='override one loss weight, e.g. --weight posterior_between=10 (repeatable; terms as in SCAE_LOSS_WEIGHTS)')
     p.add_argument('--within', type=float, default=_default(fn, 'within'), help='within-example prior target (default: K/C = 3.2, what the official run used)')
     p.add_argument('--pooling', choices=list(POOLINGS), default=_default(fn, 'pooling'), help="the PCAE's attention pooling: the official reshape or the paper's one map per part (default %(default)s)")
@@ -131,12 +140,25 @@ def make_parser():
     p.add_argument('--data', type=Path, dest='root', default=_default(fn, 'root'), help='MNIST folder (default $CAPSULE_AE_DATA or ~/.cache/capsule_ae)')
     return parser
 
-def _weight(s):
-    from capsule_ae.scae import SCAE_LOSS_WEIGHTS
-    name, eq, value = s.partition('=')
-    if not eq or name not in SCAE_LOSS_WEIGHTS: raise argparse.ArgumentTypeError(f"expected TERM=VALUE with TERM one of {', '.join(SCAE_LOSS_WEIGHTS)}, got {s!r}")
-    try: return name, float(value)
-    except ValueError: raise argparse.ArgumentTypeError(f"{value!r} is not a number")
+def _weights_of(terms):
+    "An argparse type for TERM=VALUE, TERM one of the loss terms `terms`."
+    def weight(s):
+        name, eq, value = s.partition('=')
+        if not eq or name not in terms: raise argparse.ArgumentTypeError(f"expected TERM=VALUE with TERM one of {', '.join(terms)}, got {s!r}")
+        try: return name, float(value)
+        except ValueError: raise argparse.ArgumentTypeError(f"{value!r} is not a number")
+    return weight
+
+def _seed_list(s):
+    "'0-7' or '0,3,5' (or both, '0-3,8') -> the list of seeds."
+    seeds = []
+    try:
+        for part in s.split(','):
+            lo, dash, hi = part.partition('-')
+            seeds += list(range(int(lo), int(hi) + 1)) if dash else [int(lo)]
+    except ValueError: raise argparse.ArgumentTypeError(f"expected seeds as 0-7 or 0,3,5, got {s!r}")
+    if not seeds or min(seeds) < 0 or len(set(seeds)) != len(seeds): raise argparse.ArgumentTypeError(f"expected distinct seeds >= 0, got {s!r}")
+    return seeds
 
 def command_line(experiment, config):
     """The `capsule_ae` command that trains a run with this `config` (a run's `metrics.json` config, or a checkpoint's):
@@ -174,7 +196,10 @@ def main(argv=None):
     if args.experiment == 'capsnet': kwargs['epochs'] = args.epochs or (None if args.steps else 1)
     try: _, metrics = fn(**kwargs)
     except (FileExistsError, ResumeMismatch) as e: parser.error(str(e))   # a run directory in the way: say so, exit 2
-    if is_main_process():
+    if is_main_process() and isinstance(metrics, list):                       # several seeds: one line each
+        for m in metrics: print(f"seed {m['config']['seed']}: " + ', '.join(f"{k} {m[k]:.4g}" for k in ('segm_acc', 'ari', 'log_prob') if k in m))
+        print(f"wrote {out}/seed_<s>/metrics.json for seeds {args.seeds}")
+    elif is_main_process():
         print(json.dumps({k: v for k, v in metrics.items() if k != 'config'}, indent=2))
         print(f"wrote {out}/metrics.json")
     return metrics
