@@ -7,11 +7,14 @@
 
     python benchmarks/ccae.py [--repeats 5] [--steps 20] [--no-compile] [--json FILE]
 
-With `--seeds N` it measures instead how to train several seeds on a CPU: N processes of one thread each, every one
-training its own seed, against one process training one seed on all threads; both are timed in the same run
-(alternating, `--repeats` times) and the table reports seed-steps per second and the ratio.
+With `--seeds N` it measures instead how to train several seeds on a CPU: one process training one seed on all
+threads (the single-seed run); N processes of one thread each, every one training its own seed; and one process
+training S seeds stacked (`capsule_ae.seeds`, the step `capsule_ae ccae --seeds` takes: noise draws, vectorised
+forward and backward, optimizer), eager for S in `--stacked` and compiled for S in `--stacked-compiled`. All are timed
+in the same run, alternating `--repeats` times; the table reports seed-steps per second, the ratio to one seed, and
+the wall time of S seeds relative to the wall time of one seed alone.
 
-    python benchmarks/ccae.py --seeds 2 [--repeats 3] [--steps 200] [--json FILE]
+    python benchmarks/ccae.py --seeds 2 [--stacked 1,4,8,16] [--stacked-compiled 8,16] [--repeats 3] [--steps 100] [--json FILE]
 
 The variants are timed round-robin (one block of `--steps` steps each, `--repeats` times) on the same stream of
 batches, so machine noise hits all alike; the table reports the median seconds per step and the speed-up over the
@@ -65,8 +68,28 @@ def _seed_worker(seed, steps, threads, barrier, queue):
     queue.put(time.perf_counter() - t0)
 
 
-def seeds_benchmark(n, steps, repeats):
-    "Seed-steps per second: `n` one-thread processes side by side against one process on all threads."
+def stacked_seeds_step(S, compile=False):
+    "One training step of S stacked seeds, as `fit_seeds` takes it; returns step(batches) for a list of S batches."
+    from capsule_ae.seeds import SeedStack, stacked_step, stacked_optimizer, stack_trees
+    models = []
+    for s in range(S): torch.manual_seed(s); models.append(set_fast_attention(CCAE(), False))
+    stack = SeedStack(models)
+    opt = stacked_optimizer(TFRMSprop(models[0].parameters(), lr=1e-4, decay=0.9, momentum=0.9, eps=1e-2 / 32 ** 2),
+                            list(stack.params.values()))
+    loss = lambda model, b: ccae_losses(model(b.corners, b.presence), b.presence)
+    fn = stacked_step(stack.base, loss)
+    if compile: fn = torch.compile(fn)
+    generators = [torch.Generator().manual_seed(s) for s in range(S)]
+    def step(batches):
+        noise = [{'noise': models[0].layer.noise_draws(32, g)} for g in generators]
+        grads, _ = fn(stack.params, stack.buffers, stack_trees(batches), stack_trees(noise))
+        for k, p in stack.params.items(): p.grad = grads[k]
+        opt.step()
+    return step
+
+
+def seeds_benchmark(n, steps, repeats, stacked=(), stacked_compiled=()):
+    "Seed-steps per second: one process on all threads, `n` one-thread processes side by side, and stacked seeds in one process."
     import multiprocessing as mp, os
     ctx = mp.get_context('spawn')
     cores = len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count()
@@ -78,15 +101,32 @@ def seeds_benchmark(n, steps, repeats):
         for p in procs: p.join()
         return n_procs * steps / max(times)                 # seed-steps per second, the slowest worker sets the pace
     layouts = {f'1 process, {cores} threads': (1, cores), f'{n} processes, 1 thread each': (n, 1)}
-    rates = {k: [] for k in layouts}
+    torch.set_num_threads(cores)
+    stream = ConstellationStream(32, seed=0)
+    batches = [stream.sample() for _ in range(steps + 3)]
+    in_process = {}
+    for S, compile in [(S, False) for S in stacked] + [(S, True) for S in stacked_compiled]:
+        name = f"1 process, {S} seeds stacked{', compiled' if compile else ''}"
+        step = stacked_seeds_step(S, compile)
+        t0 = time.perf_counter()
+        for b in batches[:3]: step([b] * S)                 # warm-up (and compilation)
+        print(f"warm-up {name}: {time.perf_counter() - t0:.1f} s", flush=True)
+        in_process[name] = (S, step)
+    def run_stacked(S, step):
+        t0 = time.perf_counter()
+        for b in batches[3:]: step([b] * S)                 # the same batch for every seed: the same work as S streams
+        return S * steps / (time.perf_counter() - t0)
+    seeds_of = {**{k: v[0] for k, v in layouts.items()}, **{k: v[0] for k, v in in_process.items()}}
+    rates = {k: [] for k in seeds_of}
     for _ in range(repeats):
         for k, (procs, threads) in layouts.items(): rates[k].append(run(procs, threads))
+        for k, (S, step) in in_process.items(): rates[k].append(run_stacked(S, step))
     base = statistics.median(rates[f'1 process, {cores} threads'])
-    rows = [{'layout': k, 'seeds': layouts[k][0], 'seed_steps_per_s': statistics.median(r),
-             'ratio': statistics.median(r) / base} for k, r in rates.items()]
+    rows = [{'layout': k, 'seeds': seeds_of[k], 'seed_steps_per_s': statistics.median(r), 'ratio': statistics.median(r) / base,
+             'wall_time_vs_one_seed': seeds_of[k] * base / statistics.median(r)} for k, r in rates.items()]
     print(f"CPU, {cores} cores, torch {torch.__version__}; batch 32; median of {repeats} runs of {steps} steps per seed")
-    print("| layout | seeds | seed-steps / s | ratio to one seed |\n|---|---:|---:|---:|")
-    for r in rows: print(f"| {r['layout']} | {r['seeds']} | {r['seed_steps_per_s']:.1f} | {r['ratio']:.2f} |")
+    print("| layout | seeds | seed-steps / s | ratio to one seed | wall time of these seeds / one seed's |\n|---|---:|---:|---:|---:|")
+    for r in rows: print(f"| {r['layout']} | {r['seeds']} | {r['seed_steps_per_s']:.1f} | {r['ratio']:.2f} | {r['wall_time_vs_one_seed']:.2f} |")
     return {'cores': cores, 'torch': torch.__version__, 'repeats': repeats, 'steps': steps, 'rows': rows}
 
 
@@ -98,9 +138,12 @@ def main(argv=None):
     p.add_argument('--device', default=None)
     p.add_argument('--json', default=None)
     p.add_argument('--seeds', type=int, default=None, help='compare N one-thread processes with one process (CPU)')
+    p.add_argument('--stacked', default='', help='with --seeds: numbers of stacked seeds to time eagerly, e.g. 1,4,8,16')
+    p.add_argument('--stacked-compiled', default='', help='with --seeds: numbers of stacked seeds to time compiled, e.g. 8,16')
     args = p.parse_args(argv)
     if args.seeds:
-        res = seeds_benchmark(args.seeds, args.steps, args.repeats)
+        ints = lambda s: [int(x) for x in s.split(',') if x]
+        res = seeds_benchmark(args.seeds, args.steps, args.repeats, ints(args.stacked), ints(args.stacked_compiled))
         if args.json:
             with open(args.json, 'w') as f: json.dump(res, f, indent=2)
         return res

@@ -49,7 +49,7 @@ def make_parser():
     "The `capsule_ae` argument parser, one subcommand per experiment; every default is the experiment function's."
     from capsule_ae.clustering import CLUSTERING_PROTOCOLS
     from capsule_ae.ccae_training import CCAE_RECIPES
-    from capsule_ae.ccae import CCAE_PRIORS, CCAE_LOSS_WEIGHTS, EMPTY_POOL
+    from capsule_ae.ccae import CCAE_PRIORS, CCAE_LOSS_WEIGHTS, EMPTY_POOL, PRECISIONS
     from capsule_ae.scae import SCAE_LOSS_WEIGHTS
     from capsule_ae.scae_training import SCAE_OPTIMIZERS
     from capsule_ae.pcae import POOLINGS
@@ -95,6 +95,7 @@ def make_parser():
     p.add_argument('--seeds', type=_seed_list, default=_default(fn, 'seeds'), metavar='LIST',
                    help='train several seeds together in one process, e.g. 0-7 or 0,3,5; each writes --out/seed_<s> (instead of --seed)')
     p.add_argument('--compile', action='store_true', default=_default(fn, 'compile'), help='compile the training step with torch.compile (about 1.5 minutes of compilation, then faster steps)')
+    p.add_argument('--precision', choices=list(PRECISIONS), default=_default(fn, 'precision'), help='bf16: the encoder under bfloat16 autocast, the capsules and likelihood in float32 (default %(default)s)')
 
     fn = fns['capsnet']
     p = sub.add_parser('capsnet', help='CapsNet with dynamic routing on MNIST',

@@ -167,7 +167,9 @@ def load(name):
 
 def ccae_command(m, name):
     before_options = {'prior': 'soft', 'recipe': 'official', 'init': 'torch'}   # what runs from before these options trained with
-    return f"{command_line('ccae', {**before_options, **m['config'], 'steps': m['steps']})} --out results/{name}"
+    config = {**before_options, **m['config'], 'steps': m['steps']}
+    if 'empty_pool' not in m['config'] and config['recipe'] == 'official': config['empty_pool'] = 'bias'   # pooled by the bias
+    return f"{command_line('ccae', config)} --out results/{name}"
 
 
 CCAE_RECIPE_RUNS = {'balanced': ['ccae_balanced_s0', 'ccae_balanced_s1', 'ccae_balanced_s2'],
