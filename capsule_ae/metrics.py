@@ -48,8 +48,19 @@ def adjusted_rand_index(pred, target, presence):
     pred, target, present = _as_numpy(pred), _as_numpy(target), _as_numpy(presence) > 0
     if pred.shape != target.shape or pred.shape != present.shape:
         raise ValueError(f"pred, target and presence must share one shape [B, M], got {pred.shape}, {target.shape}, {present.shape}")
-    scores = [adjusted_rand_score(t[m], p[m]) for p, t, m in zip(pred, target, present) if m.any()]
-    return float(np.mean(scores)) if scores else float('nan')
+    K, G = int(pred.max(initial=0)) + 1, int(target.max(initial=0)) + 1
+    n_ij = count_matrices(pred, target, present, K, G).transpose(0, 2, 1).astype(np.float64)  # (B, G, K): true x predicted
+    n = n_ij.sum((1, 2))                                                       # (B,) present points
+    squares = (n_ij ** 2).sum((1, 2))
+    # pairs of points: together in both (tp), apart in both (tn), or together in one only (fp, fn), as sklearn counts them
+    tp = squares - n
+    fp = (n_ij * n_ij.sum(1, keepdims=True)).sum((1, 2)) - squares             # together in the prediction only
+    fn = (n_ij * n_ij.sum(2, keepdims=True)).sum((1, 2)) - squares             # together in the truth only
+    tn = n ** 2 - fp - fn - squares
+    with np.errstate(divide='ignore', invalid='ignore'):
+        ari = np.where((fp == 0) & (fn == 0), 1., 2 * (tp * tn - fn * fp) / ((tp + fn) * (fn + tn) + (tp + fp) * (fp + tn)))
+    scores = ari[n > 0]
+    return float(scores.mean()) if scores.size else float('nan')
 
 # %% ../nbs/03_metrics.ipynb #a9022c18
 def kmeans_sklearn(points, presence, k=3, n_init=10, seed=0):

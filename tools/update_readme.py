@@ -288,13 +288,39 @@ def ccae_seeds_benchmark(name='benchmark_ccae_seeds.json'):
     path = root / 'results' / name
     if not path.exists(): return []
     b = json.loads(path.read_text())
+    procs = [r['seeds'] for r in b['rows'] if 'processes' in r['layout']]
+    stacked = lambda compiled: ','.join(str(r['seeds']) for r in b['rows'] if 'stacked' in r['layout'] and ('compiled' in r['layout']) == compiled)
+    flags = ''.join(f" --{flag} {v}" for flag, v in (('stacked', stacked(False)), ('stacked-compiled', stacked(True))) if v)
     lines = ['### Several CCAE seeds on a CPU', '',
-             f"Command: `python benchmarks/ccae.py --seeds {b['rows'][-1]['seeds']} --repeats {b['repeats']} --steps {b['steps']} "
+             f"Command: `python benchmarks/ccae.py --seeds {procs[0]}{flags} --repeats {b['repeats']} --steps {b['steps']} "
              f"--json results/{name}` (CPU, {b['cores']} cores, torch {b['torch']}; median of {b['repeats']} alternating runs "
-             f"of {b['steps']} timed steps per seed at batch 32). Seed-steps per second of one process on all cores against "
-             f"one single-threaded process per seed, side by side:", '',
-             '| layout | seeds | seed-steps / s | ratio to one seed |', '|---|---:|---:|---:|']
-    lines += [f"| {r['layout']} | {r['seeds']} | {r['seed_steps_per_s']:.1f} | {r['ratio']:.2f} |" for r in b['rows']]
+             f"of {b['steps']} timed steps per seed at batch 32). Seed-steps per second of one process training one seed on all "
+             f"cores, one single-threaded process per seed, and S seeds stacked in one process (`capsule_ae ccae --seeds`), side by "
+             f"side; the last column is the wall time of training these seeds over the wall time of one seed alone:", '',
+             '| layout | seeds | seed-steps / s | ratio to one seed | wall time / one seed\'s |', '|---|---:|---:|---:|---:|']
+    lines += [f"| {r['layout']} | {r['seeds']} | {r['seed_steps_per_s']:.1f} | {r['ratio']:.2f} | {r.get('wall_time_vs_one_seed', r['seeds'] / r['ratio']):.2f} |"
+              for r in b['rows']]
+    return lines + ['']
+
+
+def ccae_death():
+    "The death-rate table of tools/ccae_death_rate.py, from results/ccae_death/summary.json."
+    death = load_json('ccae_death/summary.json')
+    if not death: return []
+    any_run = next(iter(death.values()))
+    steps = list(any_run['dead_at_eval'])
+    lines = ['#### Which recipes keep every capsule', '',
+             f"`python tools/ccae_death_rate.py --compile`: each candidate trains {len(any_run['seeds'])} seeds together for "
+             f"{any_run['steps']:,} steps; a capsule is dead when it wins fewer than 0.05 points per held-out example "
+             f"({any_run['n_held_out']:,} held-out constellations, noise off). Mean +- sd over all seeds at step {any_run['steps']:,}; "
+             f"commands and per-seed metrics in `results/ccae_death/` and `nbs/07_ccae_training.ipynb`.", '',
+             f"| candidate | seeds with a dead capsule at step {' / '.join(f'{int(x):,}' for x in steps)} | fewest points won by a capsule (median) "
+             f"| segmentation accuracy | ARI | split rate |", '|---|---:|---:|---:|---:|---:|']
+    import statistics
+    for name, r in death.items():
+        lines.append(f"| `{name}`: {r['what']} | {' / '.join(str(r['dead_at_eval'][x]) for x in steps)} | "
+                     f"{statistics.median(r['fewest_wins']):.2f} | {r['segm_acc'][0]:.3f} +- {r['segm_acc'][1]:.3f} | "
+                     f"{r['ari'][0]:.3f} +- {r['ari'][1]:.3f} | {r['split_rate'][0]:.3f} +- {r['split_rate'][1]:.3f} |")
     return lines + ['']
 
 
@@ -462,7 +488,7 @@ def load_json(name):
 
 
 def section():
-    return '\n'.join([START, *capsnet(), *ccae(), *scae(), *clustering(), *benchmark(), *capsnet_benchmark('benchmark_capsnet.json'),
+    return '\n'.join([START, *capsnet(), *ccae(), *ccae_death(), *scae(), *clustering(), *benchmark(), *capsnet_benchmark('benchmark_capsnet.json'),
                       *capsnet_benchmark('benchmark_capsnet_gpu.json'), *ccae_benchmark(), *ccae_benchmark('benchmark_ccae_gpu.json'),
                       *ccae_seeds_benchmark(), END])
 
