@@ -10,11 +10,12 @@
 With `--seeds N` it measures instead how to train several seeds on a CPU: one process training one seed on all
 threads (the single-seed run); N processes of one thread each, every one training its own seed; and one process
 training S seeds stacked (`capsule_ae.seeds`, the step `capsule_ae ccae --seeds` takes: noise draws, vectorised
-forward and backward, optimizer), eager for S in `--stacked` and compiled for S in `--stacked-compiled`. All are timed
+forward and backward, optimizer), eager for S in `--stacked`, compiled for S in `--stacked-compiled`, and compiled with
+the encoder under bfloat16 autocast (`--precision bf16`) for S in `--stacked-bf16`. All are timed
 in the same run, alternating `--repeats` times; the table reports seed-steps per second, the ratio to one seed, and
 the wall time of S seeds relative to the wall time of one seed alone.
 
-    python benchmarks/ccae.py --seeds 2 [--stacked 1,4,8,16] [--stacked-compiled 8,16] [--repeats 3] [--steps 100] [--json FILE]
+    python benchmarks/ccae.py --seeds 2 [--stacked 1,4,8,16] [--stacked-compiled 8,16] [--stacked-bf16 8,16] [--repeats 3] [--steps 100] [--json FILE]
 
 The variants are timed round-robin (one block of `--steps` steps each, `--repeats` times) on the same stream of
 batches, so machine noise hits all alike; the table reports the median seconds per step and the speed-up over the
@@ -68,11 +69,11 @@ def _seed_worker(seed, steps, threads, barrier, queue):
     queue.put(time.perf_counter() - t0)
 
 
-def stacked_seeds_step(S, compile=False):
+def stacked_seeds_step(S, compile=False, precision='fp32'):
     "One training step of S stacked seeds, as `fit_seeds` takes it; returns step(batches) for a list of S batches."
     from capsule_ae.seeds import SeedStack, stacked_step, stacked_optimizer, stack_trees
     models = []
-    for s in range(S): torch.manual_seed(s); models.append(set_fast_attention(CCAE(), False))
+    for s in range(S): torch.manual_seed(s); models.append(set_fast_attention(CCAE(precision=precision), False))
     stack = SeedStack(models)
     opt = stacked_optimizer(TFRMSprop(models[0].parameters(), lr=1e-4, decay=0.9, momentum=0.9, eps=1e-2 / 32 ** 2),
                             list(stack.params.values()))
@@ -88,7 +89,7 @@ def stacked_seeds_step(S, compile=False):
     return step
 
 
-def seeds_benchmark(n, steps, repeats, stacked=(), stacked_compiled=()):
+def seeds_benchmark(n, steps, repeats, stacked=(), stacked_compiled=(), stacked_bf16=()):
     "Seed-steps per second: one process on all threads, `n` one-thread processes side by side, and stacked seeds in one process."
     import multiprocessing as mp, os
     ctx = mp.get_context('spawn')
@@ -105,9 +106,10 @@ def seeds_benchmark(n, steps, repeats, stacked=(), stacked_compiled=()):
     stream = ConstellationStream(32, seed=0)
     batches = [stream.sample() for _ in range(steps + 3)]
     in_process = {}
-    for S, compile in [(S, False) for S in stacked] + [(S, True) for S in stacked_compiled]:
-        name = f"1 process, {S} seeds stacked{', compiled' if compile else ''}"
-        step = stacked_seeds_step(S, compile)
+    for S, compile, precision in ([(S, False, 'fp32') for S in stacked] + [(S, True, 'fp32') for S in stacked_compiled]
+                                  + [(S, True, 'bf16') for S in stacked_bf16]):
+        name = f"1 process, {S} seeds stacked{', compiled' if compile else ''}{', bfloat16 encoder' if precision == 'bf16' else ''}"
+        step = stacked_seeds_step(S, compile, precision)
         t0 = time.perf_counter()
         for b in batches[:3]: step([b] * S)                 # warm-up (and compilation)
         print(f"warm-up {name}: {time.perf_counter() - t0:.1f} s", flush=True)
@@ -140,10 +142,11 @@ def main(argv=None):
     p.add_argument('--seeds', type=int, default=None, help='compare N one-thread processes with one process (CPU)')
     p.add_argument('--stacked', default='', help='with --seeds: numbers of stacked seeds to time eagerly, e.g. 1,4,8,16')
     p.add_argument('--stacked-compiled', default='', help='with --seeds: numbers of stacked seeds to time compiled, e.g. 8,16')
+    p.add_argument('--stacked-bf16', default='', help='with --seeds: numbers of stacked seeds to time compiled with the encoder in bfloat16, e.g. 8,16')
     args = p.parse_args(argv)
     if args.seeds:
         ints = lambda s: [int(x) for x in s.split(',') if x]
-        res = seeds_benchmark(args.seeds, args.steps, args.repeats, ints(args.stacked), ints(args.stacked_compiled))
+        res = seeds_benchmark(args.seeds, args.steps, args.repeats, ints(args.stacked), ints(args.stacked_compiled), ints(args.stacked_bf16))
         if args.json:
             with open(args.json, 'w') as f: json.dump(res, f, indent=2)
         return res

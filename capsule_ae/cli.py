@@ -94,7 +94,7 @@ def make_parser():
                    help="what the encoder's pooling gives a scene without points: the average over its absent points, as the official code (official), or the pooling's bias (bias); default: the recipe's")
     p.add_argument('--seeds', type=_seed_list, default=_default(fn, 'seeds'), metavar='LIST',
                    help='train several seeds together in one process, e.g. 0-7 or 0,3,5; each writes --out/seed_<s> (instead of --seed)')
-    p.add_argument('--compile', action='store_true', default=_default(fn, 'compile'), help='compile the training step with torch.compile (about 1.5 minutes of compilation, then faster steps)')
+    p.add_argument('--compile', action='store_true', default=_default(fn, 'compile'), help='compile the training step with torch.compile (about a minute of compilation, then faster steps)')
     p.add_argument('--precision', choices=list(PRECISIONS), default=_default(fn, 'precision'), help='bf16: the encoder under bfloat16 autocast, the capsules and likelihood in float32 (default %(default)s)')
 
     fn = fns['capsnet']

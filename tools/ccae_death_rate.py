@@ -28,6 +28,7 @@ CANDIDATES = {         # name -> (what it tests, extra options of `capsule_ae cc
                           ['--weight', 'posterior_within=10', '--precision', 'bf16']),
     'within_3_between_10': ("within-example entropy 3, between-example 10 (bfloat16)", ['--weight', 'posterior_within=3', '--precision', 'bf16']),
     'balanced_lr3e-4': ("the default recipe with the learning rate tripled (bfloat16)", ['--lr', '3e-4', '--precision', 'bf16']),
+    'official_batch128': ("the official recipe at batch 128 (bfloat16)", ['--recipe', 'official', '--batch-size', '128', '--precision', 'bf16']),
 }
 
 
