@@ -301,6 +301,12 @@ def ccae_seeds_benchmark(name='benchmark_ccae_seeds.json'):
              '| layout | seeds | seed-steps / s | ratio to one seed | wall time / one seed\'s |', '|---|---:|---:|---:|---:|']
     lines += [f"| {r['layout']} | {r['seeds']} | {r['seed_steps_per_s']:.1f} | {r['ratio']:.2f} | {r.get('wall_time_vs_one_seed', r['seeds'] / r['ratio']):.2f} |"
               for r in b['rows']]
+    eight = [r for r in b['rows'] if r['seeds'] == 8 and 'wall_time_vs_one_seed' in r]
+    if eight:
+        best = min(eight, key=lambda r: r['wall_time_vs_one_seed'])
+        lines += ['', f"Eight seeds take at best {best['wall_time_vs_one_seed']:.2f} times the wall time of one ({best['layout']}): the "
+                      f"target of at most 3 times is {'reached' if best['wall_time_vs_one_seed'] <= 3 else 'missed'} in this run. The "
+                      f"single-seed reference itself varies from run to run on these machines, and with it every ratio."]
     return lines + ['']
 
 
