@@ -7,7 +7,7 @@ __all__ = ['FIT_SEEDS_OPTIONS', 'SeedStack', 'stacked_step', 'stack_trees', 'sta
            'fit_seeds', 'run_seeds']
 
 # %% ../nbs/81_seeds.ipynb #34ccadcc
-import copy, time
+import copy, inspect, time
 from pathlib import Path
 import torch
 from torch.func import functional_call, grad, stack_module_state, vmap
@@ -58,7 +58,8 @@ def stack_trees(trees):
 def stacked_optimizer(like, params):
     "An optimizer of the type and settings of `like` (one seed's) over the stacked `params`."
     if len(like.param_groups) != 1: raise ValueError("training seeds together needs an optimizer with one parameter group")
-    return type(like)(params, **like.defaults)
+    accepted = inspect.signature(type(like)).parameters                       # `defaults` can gain keys on load_state_dict
+    return type(like)(params, **{k: v for k, v in like.defaults.items() if k in accepted})
 
 def load_seed_states(optimizer, states):
     "Fill a stacked optimizer from S seeds' `state_dict()`s (the same parameter order); tensors of a parameter's shape are stacked."

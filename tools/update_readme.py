@@ -310,6 +310,21 @@ def ccae_seeds_benchmark(name='benchmark_ccae_seeds.json'):
     return lines + ['']
 
 
+def ccae_long(name='ccae_balanced_long', seeds=(0, 1, 2)):
+    "The balanced recipe continued toward the official 300,000 steps: where its monitor evaluations stand, from metrics.jsonl."
+    runs = [root / 'results' / name / f'seed_{s}' for s in seeds]
+    if not all((r / 'metrics.jsonl').exists() for r in runs): return []
+    evals = [[e for e in read_metrics(r) if e['split'] == 'eval'] for r in runs]
+    finished = all((r / 'metrics.json').exists() for r in runs)
+    last5 = np.array([np.mean([e['segm_acc'] for e in ev[-5:]]) for ev in evals])
+    fewest = [min(ev[-1][f'wins_{k}'] for k in range(3)) for ev in evals]
+    return [f"{'Finished' if finished else 'In progress'}: the `balanced` recipe continued from the three seeds' step-30,000 checkpoints "
+            f"(`capsule_ae ccae --seeds {','.join(map(str, seeds))} --compile --steps 300000 --eval-every 1500 --out results/{name} --resume`), "
+            f"now at step {min(ev[-1]['step'] for ev in evals):,}: segmentation accuracy on the 1,000-example monitor set, mean of each "
+            f"seed's last five evaluations, {last5.mean():.3f} +- {last5.std(ddof=1):.3f} (seeds: {', '.join(f'{x:.3f}' for x in last5)}); "
+            f"the fewest points a capsule wins, per seed: {', '.join(f'{x:.2f}' for x in fewest)}. Its checkpoints continue it.", '']
+
+
 def ccae_death():
     "The death-rate table of tools/ccae_death_rate.py, from results/ccae_death/summary.json."
     death = load_json('ccae_death/summary.json')
@@ -506,7 +521,7 @@ def load_json(name):
 
 
 def section():
-    return '\n'.join([START, *capsnet(), *ccae(), *ccae_death(), *scae(), *clustering(), *benchmark(), *capsnet_benchmark('benchmark_capsnet.json'),
+    return '\n'.join([START, *capsnet(), *ccae(), *ccae_long(), *ccae_death(), *scae(), *clustering(), *benchmark(), *capsnet_benchmark('benchmark_capsnet.json'),
                       *capsnet_benchmark('benchmark_capsnet_gpu.json'), *ccae_benchmark(), *ccae_benchmark('benchmark_ccae_gpu.json'),
                       *ccae_seeds_benchmark(), END])
 
