@@ -546,7 +546,7 @@ def main_job_seeds(main, seeds=(0, 1, 2), name='ccae_main_seeds'):
     c = runs[0]['config']
     same = c['recipe'] == main['config']['recipe'] and runs[0]['steps'] == main['steps']
     return (f" Seeds {', '.join(map(str, seeds))} of {'the same recipe and budget' if same else 'the ' + c['recipe'] + ' recipe'}, "
-            f"trained together in one process (`{command_line('ccae', c).replace(' --seed ' + str(c['seed']), ' --seeds ' + ','.join(map(str, seeds)))} "
+            f"trained together in one process (`{command_line('ccae', c).replace(' --seed ' + str(c['seed']), ' --seeds ' + ','.join(map(str, seeds)) + ' --compile')} "
             f"--out results/{name}`, {runs[0]['seconds'] / 60:.0f} minutes for the three), end at {acc.min():.3f} to {acc.max():.3f} "
             f"({acc.mean():.3f} +- {acc.std(ddof=1):.3f}): from the command above expect a value in about that range, not one number; "
             f"the target of 0.87 for each of these seeds is {'reached' if acc.min() >= 0.87 else 'missed'}.")
