@@ -166,7 +166,7 @@ def load(name):
 
 
 def ccae_command(m, name):
-    before_options = {'prior': 'soft', 'recipe': 'official', 'init': 'torch'}   # what runs from before these options trained with
+    before_options = {'prior': 'soft', 'recipe': 'official', 'init': 'torch'}   # what a config without these keys trained with
     config = {**before_options, **m['config'], 'steps': m['steps']}
     if 'empty_pool' not in m['config'] and config['recipe'] == 'official': config['empty_pool'] = 'bias'   # pooled by the bias
     return f"{command_line('ccae', config)} --out results/{name}"
@@ -247,11 +247,11 @@ def ccae():
         lines += [f"The main job {reached(main['segm_acc'], 0.85)} 0.85 held-out segmentation accuracy "
                   f"({main['segm_acc']:.3f}) in {main['seconds'] / 60:.1f} minutes of training.", '']
     lines += [
-        "Why the earlier runs kept every presence soft (none near 0 or 1): the paper's differentiable prior sparsity terms are minimised by "
+        "Why the runs with the paper's priors keep every presence soft (none near 0 or 1): the paper's differentiable prior sparsity terms are minimised by "
         "presences that ignore the input, and at batch 32 their per-example gradient outweighs the likelihood's; the official "
         "code computes them on binary presences that carry no gradient (a name clash in its output dictionary), so its run "
         "never felt them. `--prior official` (the default) does what the official code did; `--prior soft` is the paper's "
-        "reading and reproduces the earlier runs (chapter `nbs/06_ccae.ipynb`). Their commands: "
+        "reading and gives the two runs below (chapter `nbs/06_ccae.ipynb`). Their commands: "
         + '; '.join(f"`{ccae_command(r, n)}`" for r, n in ((soft, 'ccae_soft_prior'), (old, 'ccae_torch_init')) if r) + '.', '',
         *ccae_gpu(old),
         f"![held-out constellations: truth and winning capsules](results/{'ccae_main' if main else next(iter(CCAE_RECIPE_RUNS.values()))[0]}/constellations.png)", '']
