@@ -2,13 +2,16 @@
 
 The plain port ("naive") computes the same network: it repeats W over the batch and calls matmul for the
 predictions, and routes with a Python loop over a [B, 1152, 10, 1] logit tensor with explicit norms (softmax over
-the parents, i.e. the bug fixed, so both do the same work). Both are timed on the same batch at batch size 128:
-forward, backward and an Adam step. We report ms per step, the ratio naive / capsule_ae, and the achieved
-GFLOP/s against an analytic count of the arithmetic (`capsnet_flops`).
+the parents, i.e. the bug fixed, so both do the same work). All variants are timed on the same batch at batch size 128,
+round-robin (one step of each in turn, `--repeats` rounds, the median reported): forward, backward and an Adam
+step. capsule_ae runs in float32 and with its convolutions in bfloat16 (`CapsNet(precision='bf16')`), each eager and
+under torch.compile. We report ms per step, the ratio naive / variant, the achieved GFLOP/s against an analytic
+count of the arithmetic (`capsnet_flops`), and that rate as a fraction of this machine's measured matrix-product
+rate in float32 and in bfloat16 (`gemm_rate`).
 
-    python benchmarks/capsnet.py [--batch 128] [--repeats 5] [--device cpu|cuda] [--compile] [--json out.json]
+    python benchmarks/capsnet.py [--batch 128] [--repeats 4] [--device cpu|cuda] [--no-compile] [--json out.json]
 """
-import argparse, json, platform, time
+import argparse, json, platform, statistics, time
 import torch
 from torch import nn
 import torch.nn.functional as F
@@ -82,21 +85,23 @@ def step_fn(model, naive):
     return step
 
 
-def time_steps(step, x, y, repeats, warmup=2):
-    sync = torch.cuda.synchronize if x.is_cuda else (lambda: None)
-    for _ in range(warmup): step(x, y)
+def gemm_rate(dtype, n=2048, repeats=5, device='cpu'):
+    "This machine's measured matrix-product rate in GFLOP/s for `dtype` (n x n times n x n, median of `repeats`): the peak a step can approach."
+    a, b = torch.randn(n, n, device=device).to(dtype), torch.randn(n, n, device=device).to(dtype)
+    sync = torch.cuda.synchronize if a.is_cuda else (lambda: None)
+    for _ in range(2): a @ b
     sync(); times = []
     for _ in range(repeats):
-        t0 = time.perf_counter(); step(x, y); sync(); times.append(time.perf_counter() - t0)
-    return sorted(times)[len(times) // 2]                                  # median
+        t0 = time.perf_counter(); a @ b; sync(); times.append(time.perf_counter() - t0)
+    return 2 * n ** 3 / sorted(times)[len(times) // 2] / 1e9
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     ap.add_argument('--batch', type=int, default=128)
-    ap.add_argument('--repeats', type=int, default=5)
+    ap.add_argument('--repeats', type=int, default=4, help='rounds; each times one step of every variant in turn')
     ap.add_argument('--device', default='cuda' if torch.cuda.is_available() else 'cpu')
-    ap.add_argument('--compile', action='store_true', help='also time capsule_ae under torch.compile')
+    ap.add_argument('--no-compile', action='store_true', help='skip the torch.compile variants')
     ap.add_argument('--json', default=None)
     args = ap.parse_args()
     dev = torch.device(args.device)
@@ -113,29 +118,42 @@ def main():
         diff = max((l_n - o.lengths).abs().max().item() / o.lengths.abs().max().item(),
                    (r_n - o.reconstructions).abs().max().item())          # relative on lengths, absolute on pixels
 
-    variants = {'naive (repeat + matmul, loop routing)': (naive, True),
-                'capsule_ae eager': (ours, False)}
-    if dev.type == 'cpu':
-        variants['capsule_ae eager, channels_last'] = (CapsNet().to(dev, memory_format=torch.channels_last), False)
-    if args.compile: variants['capsule_ae torch.compile'] = (torch.compile(CapsNet().to(dev)), False)
+    models = {'naive (repeat + matmul, loop routing)': (naive, True),
+              'capsule_ae fp32': (ours, False),
+              'capsule_ae bf16': (CapsNet(precision='bf16').to(dev), False)}
+    if not args.no_compile:
+        models['capsule_ae fp32, compiled'] = (torch.compile(CapsNet().to(dev)), False)
+        models['capsule_ae bf16, compiled'] = (torch.compile(CapsNet(precision='bf16').to(dev)), False)
+    sync = torch.cuda.synchronize if dev.type == 'cuda' else (lambda: None)
+    steps, times = {}, {}
+    for name, (model, is_naive) in models.items():                      # warm-up and compilation, before any timing
+        t0 = time.perf_counter(); steps[name] = step_fn(model, is_naive)
+        for _ in range(2): steps[name](x, y)
+        sync(); times[name] = []
+        print(f"  warmed up {name} in {time.perf_counter() - t0:.0f} s", flush=True)
+    for _ in range(args.repeats):                                        # round-robin: machine noise hits every variant alike
+        for name, step in steps.items():
+            t0 = time.perf_counter(); step(x, y); sync(); times[name].append(time.perf_counter() - t0)
+    peak = {'fp32': gemm_rate(torch.float32, device=dev), 'bf16': gemm_rate(torch.bfloat16, device=dev)}
     results = {}
-    for name, (model, is_naive) in variants.items():
-        t0 = time.perf_counter()
-        sec = time_steps(step_fn(model, is_naive), x, y, args.repeats)
-        results[name] = {'ms_per_step': 1000 * sec, 'gflops_per_s': flops / sec / 1e9,
-                         'wall_incl_warmup_s': time.perf_counter() - t0}
-    base = results['naive (repeat + matmul, loop routing)']['ms_per_step']
-    for r in results.values(): r['speedup_vs_naive'] = base / r['ms_per_step']
+    base = statistics.median(times['naive (repeat + matmul, loop routing)'])
+    for name, t in times.items():
+        sec = statistics.median(t)
+        results[name] = {'ms_per_step': 1000 * sec, 'gflops_per_s': flops / sec / 1e9, 'speedup_vs_naive': base / sec,
+                         'fraction_of_fp32_gemm': flops / sec / 1e9 / peak['fp32'],
+                         'fraction_of_bf16_gemm': flops / sec / 1e9 / peak['bf16']}
     print(f"CapsNet training step, batch {args.batch}, {dev} ({torch.get_num_threads()} threads), torch {torch.__version__}")
     print(f"analytic work: {flops / 1e9:.1f} GFLOP per step ({flops / args.batch / 1e9:.3f} per image); "
           f"naive vs capsule_ae outputs differ by {diff:.1e}")
+    print(f"measured 2048 x 2048 matrix products: {peak['fp32']:.0f} GFLOP/s in float32, {peak['bf16']:.0f} in bfloat16")
     for name, r in results.items():
-        print(f"  {name:42s} {r['ms_per_step']:9.1f} ms/step  {r['gflops_per_s']:8.1f} GFLOP/s  {r['speedup_vs_naive']:.2f}x")
+        print(f"  {name:40s} {r['ms_per_step']:8.1f} ms/step  {r['gflops_per_s']:7.1f} GFLOP/s  {r['speedup_vs_naive']:.2f}x  "
+              f"{r['fraction_of_fp32_gemm']:.0%} of fp32 GEMM, {r['fraction_of_bf16_gemm']:.0%} of bf16 GEMM")
     if args.json:
         info = {'batch': args.batch, 'device': str(dev), 'threads': torch.get_num_threads(), 'torch': torch.__version__,
                 'processor': platform.processor() or platform.machine(), 'gflop_per_step': flops / 1e9,
-                'gpu': torch.cuda.get_device_name(dev) if dev.type == 'cuda' else None,
-                'output_difference': diff, 'results': results}
+                'gpu': torch.cuda.get_device_name(dev) if dev.type == 'cuda' else None, 'repeats': args.repeats,
+                'gemm_gflops_per_s': peak, 'output_difference': diff, 'results': results}
         with open(args.json, 'w') as f: json.dump(info, f, indent=2)
 
 

@@ -2,7 +2,8 @@
 
 - eager, reference attention: the plain version of the step (softmax attention written out, no compilation);
 - eager, fused attention: `F.scaled_dot_product_attention` (the library default);
-- compiled: the fused model under `torch.compile` (inductor), compiled once before timing;
+- bfloat16 encoder: the fused model with its set encoder under bfloat16 autocast (`CCAE(precision='bf16')`);
+- compiled: the fused model (float32 and bfloat16 encoder) under `torch.compile` (inductor), compiled once before timing;
 - on CUDA also: the whole eager step (forward, backward, optimizer) captured once as a CUDA graph and replayed.
 
     python benchmarks/ccae.py [--repeats 5] [--steps 20] [--no-compile] [--json FILE]
@@ -153,8 +154,11 @@ def main(argv=None):
     device = get_device(args.device)
     torch.manual_seed(0)
     variants = {}
-    for name in ['eager, reference attention', 'eager, fused attention'] + ([] if args.no_compile else ['compiled, fused attention']):
-        model = set_fast_attention(CCAE().to(device), name != 'eager, reference attention')
+    names = ['eager, reference attention', 'eager, fused attention', 'eager, fused attention, bfloat16 encoder']
+    if not args.no_compile: names += ['compiled, fused attention', 'compiled, fused attention, bfloat16 encoder']
+    for name in names:
+        model = CCAE(precision='bf16' if name.endswith('bfloat16 encoder') else 'fp32').to(device)
+        model = set_fast_attention(model, name != 'eager, reference attention')
         opt = TFRMSprop(model.parameters(), lr=1e-4, decay=0.9, momentum=0.9, eps=1e-2 / 32 ** 2)
         forward = torch.compile(model) if name.startswith('compiled') else model
         variants[name] = make_step(model, opt, forward)
@@ -170,6 +174,9 @@ def main(argv=None):
         for b in batches[:3]: step(b)
         sync()
         print(f"warm-up {name}: {time.perf_counter() - t0:.1f} s", flush=True)
+    from torch.utils.flop_counter import FlopCounterMode
+    with FlopCounterMode(display=False) as counter: variants['eager, fused attention'](batches[0])
+    work = counter.get_total_flops()                        # matrix products of one step, counted (the same for every variant)
     times = {name: [] for name in variants}
     for _ in range(args.repeats):
         for name, step in variants.items():
@@ -178,15 +185,15 @@ def main(argv=None):
             sync(); times[name].append((time.perf_counter() - t0) / len(batches))
     base = statistics.median(times['eager, reference attention'])
     rows = [{'variant': n, 'ms_per_step': 1e3 * statistics.median(t), 'steps_per_s': 1 / statistics.median(t),
-             'speedup': base / statistics.median(t)} for n, t in times.items()]
+             'speedup': base / statistics.median(t), 'gflops_per_s': work / statistics.median(t) / 1e9} for n, t in times.items()]
     print(f"\ndevice {device}, torch {torch.__version__}, {torch.get_num_threads()} threads; batch 32; "
-          f"median of {args.repeats} blocks of {args.steps} steps")
-    print("| variant | ms / step | steps / s | speed-up over plain eager |\n|---|---:|---:|---:|")
-    for r in rows: print(f"| {r['variant']} | {r['ms_per_step']:.1f} | {r['steps_per_s']:.1f} | {r['speedup']:.2f} |")
+          f"median of {args.repeats} blocks of {args.steps} steps; {work / 1e6:.0f} MFLOP per step (torch.utils.flop_counter)")
+    print("| variant | ms / step | steps / s | GFLOP/s | speed-up over plain eager |\n|---|---:|---:|---:|---:|")
+    for r in rows: print(f"| {r['variant']} | {r['ms_per_step']:.1f} | {r['steps_per_s']:.1f} | {r['gflops_per_s']:.1f} | {r['speedup']:.2f} |")
     if args.json:
         with open(args.json, 'w') as f:
             json.dump({'device': str(device), 'torch': torch.__version__, 'threads': torch.get_num_threads(),
-                       'repeats': args.repeats, 'steps': args.steps, 'rows': rows}, f, indent=2)
+                       'repeats': args.repeats, 'steps': args.steps, 'gflop_per_step': work / 1e9, 'rows': rows}, f, indent=2)
     return rows
 
 

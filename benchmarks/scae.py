@@ -1,11 +1,15 @@
 """Training steps per second of the image SCAE (official MNIST configuration, batch 128), measured side by side in one run:
 
 - PCAE only: the part capsule autoencoder's step alone (encoder, rendering, image likelihood), to show where time goes;
-- eager: the whole SCAE step (PCAE + OCAE + probes, the official objective, TF1 RMSProp);
-- compiled: the same model under `torch.compile` (inductor), compiled once before timing (skip with --no-compile);
+- affine_grid rendering: the eager float32 SCAE step with the templates' sampling grid built by `F.affine_grid` (a
+  batched product of 3-vectors) instead of `render`'s two affine maps of the pixel coordinates;
+- eager: the whole SCAE step (PCAE + OCAE + probes, the official objective, TF1 RMSProp or Adam), in float32 and with
+  both encoders in bfloat16 (`SCAE(precision='bf16')`);
+- compiled: the same models under `torch.compile` (inductor), compiled once before timing (skip with --no-compile);
 - on CUDA also: the whole eager step captured once as a CUDA graph and replayed (`capsule_ae.training.graph_step`).
 
-    python benchmarks/scae.py [--device cuda] [--batch-size 128] [--repeats 5] [--steps 5] [--no-compile] [--json FILE]
+    python benchmarks/scae.py [--device cuda] [--batch-size 128] [--optimizer tfrmsprop|adam] [--repeats 5] [--steps 5]
+                              [--no-compile] [--json FILE]
 
 The variants are timed round-robin (one block of `--steps` steps each, `--repeats` times) on the same batches of real
 MNIST canvases, so machine noise hits all alike; the table reports the median seconds per step and each variant's speed
@@ -13,13 +17,16 @@ relative to the eager SCAE step.
 """
 import argparse, json, statistics, time
 import torch
+import torch.nn.functional as F
+import capsule_ae.pcae as pcae
 from capsule_ae.mnist import mnist_datasets, MNISTBatches
 from capsule_ae.scae import SCAE, scae_losses
 from capsule_ae.training import TFRMSprop, get_device, graph_step
 
 
-def optimizer(params, batch_size, capturable=False):
+def optimizer(params, batch_size, kind='tfrmsprop', capturable=False):
     if capturable: return torch.optim.Adam(params, lr=3e-5, capturable=True)   # a graph needs an optimizer with device-side state
+    if kind == 'adam': return torch.optim.Adam(params, lr=3e-4)                 # the CPU recipe's
     return TFRMSprop(params, lr=3e-5, decay=0.9, momentum=0.9, eps=1e-2 / batch_size ** 2)
 
 
@@ -29,6 +36,30 @@ def scae_step(model, opt, forward):
         losses = scae_losses(model, forward(x), y)
         opt.zero_grad(set_to_none=True); losses['loss'].backward(); opt.step()
     return step
+
+
+def render_affine_grid(templates, pose, size):
+    "`render` with its sampling grid from F.affine_grid."
+    B, M, C = templates.shape[:3]
+    A = torch.cat([pose.unflatten(-1, (2, 3)), pose.new_tensor([0., 0., 1.]).expand(B, M, 1, 3)], -2)
+    grid = F.affine_grid(torch.linalg.inv(A)[..., :2, :].flatten(0, 1), (B * M, C, size, size), align_corners=True)
+    return F.grid_sample(templates.flatten(0, 1), grid, padding_mode='zeros', align_corners=True).unflatten(0, (B, M))
+
+
+def with_render(step, render):
+    "The step with `capsule_ae.pcae.render` replaced while it runs."
+    def wrapped(batch):
+        original, pcae.render = pcae.render, render
+        try: step(batch)
+        finally: pcae.render = original
+    return wrapped
+
+
+def step_flops(step, batch):
+    "Floating-point operations of one step (forward, backward, optimizer) in matrix products and convolutions."
+    from torch.utils.flop_counter import FlopCounterMode
+    with FlopCounterMode(display=False) as counter: step(batch)
+    return counter.get_total_flops()
 
 
 def pcae_step(model, opt):
@@ -53,6 +84,7 @@ def graph_variant(model, opt, batches):
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     p.add_argument('--device', default=None); p.add_argument('--batch-size', type=int, default=128)
+    p.add_argument('--optimizer', choices=['tfrmsprop', 'adam'], default='tfrmsprop')
     p.add_argument('--repeats', type=int, default=5); p.add_argument('--steps', type=int, default=5)
     p.add_argument('--no-compile', action='store_true'); p.add_argument('--json', default=None)
     args = p.parse_args(argv)
@@ -63,20 +95,27 @@ def main(argv=None):
     sync = torch.cuda.synchronize if device.type == 'cuda' else (lambda: None)
 
     variants = {}
+    opt = lambda params: optimizer(params, args.batch_size, args.optimizer)
     torch.manual_seed(0); m = SCAE().to(device)
-    variants['PCAE only'] = pcae_step(m.pcae, optimizer(m.pcae.parameters(), args.batch_size))
+    variants['PCAE only'] = pcae_step(m.pcae, opt(m.pcae.parameters()))
     torch.manual_seed(0); m = SCAE().to(device)
-    variants['SCAE, eager'] = scae_step(m, optimizer(m.parameters(), args.batch_size), m)
+    variants['SCAE fp32, eager, affine_grid rendering'] = with_render(scae_step(m, opt(m.parameters()), m), render_affine_grid)
+    for precision in ('fp32', 'bf16'):
+        torch.manual_seed(0); m = SCAE(precision=precision).to(device)
+        variants[f'SCAE {precision}, eager'] = scae_step(m, opt(m.parameters()), m)
     if not args.no_compile:
-        torch.manual_seed(0); m = SCAE().to(device)
-        variants['SCAE, compiled'] = scae_step(m, optimizer(m.parameters(), args.batch_size), torch.compile(m))
+        for precision in ('fp32', 'bf16'):
+            torch.manual_seed(0); m = SCAE(precision=precision).to(device)
+            variants[f'SCAE {precision}, compiled'] = scae_step(m, opt(m.parameters()), torch.compile(m))
     if device.type == 'cuda':
         torch.manual_seed(0); m = SCAE().to(device)
-        variants['SCAE, CUDA graph'] = graph_variant(m, optimizer(m.parameters(), args.batch_size, capturable=True), batches)
+        variants['SCAE fp32, CUDA graph'] = graph_variant(m, optimizer(m.parameters(), args.batch_size, capturable=True), batches)
 
     for step in variants.values():                                            # warm-up (and compilation) before timing
         for b in batches[:2]: step(b)
     sync()
+    work = {'PCAE only': step_flops(variants['PCAE only'], batches[0])}       # matrix products and convolutions, counted
+    work.update({k: step_flops(variants['SCAE fp32, eager'], batches[0]) for k in variants if k != 'PCAE only'})
     times = {name: [] for name in variants}
     for _ in range(args.repeats):
         for name, step in variants.items():
@@ -84,15 +123,18 @@ def main(argv=None):
             for b in batches[4:]: step(b)
             sync(); times[name].append((time.perf_counter() - t0) / args.steps)
     median = {name: statistics.median(t) for name, t in times.items()}
-    base = median['SCAE, eager']
+    base = median['SCAE fp32, eager']
     where = torch.cuda.get_device_name(device) if device.type == 'cuda' else f'CPU, {torch.get_num_threads()} threads'
-    print(f"{where}, torch {torch.__version__}; batch {args.batch_size}; median of {args.repeats} blocks of {args.steps} steps")
-    print('| variant | s / step | speed relative to the eager SCAE step |\n|---|---:|---:|')
-    for name, s in median.items(): print(f'| {name} | {s:.3f} | {base / s:.2f} |')
+    print(f"{where}, torch {torch.__version__}; batch {args.batch_size}, {args.optimizer}; median of {args.repeats} blocks of {args.steps} steps")
+    print(f"work per step, counted by torch.utils.flop_counter: {work['SCAE fp32, eager'] / 1e9:.2f} GFLOP (PCAE alone {work['PCAE only'] / 1e9:.2f})")
+    print('| variant | s / step | FLOP rate | speed relative to the eager SCAE step |\n|---|---:|---:|---:|')
+    for name, s in median.items(): print(f'| {name} | {s:.3f} | {work[name] / s / 1e9:.1f} GFLOP/s | {base / s:.2f} |')
     if args.json:
         with open(args.json, 'w') as f:
-            json.dump({'device': where, 'torch': torch.__version__, 'batch_size': args.batch_size, 'repeats': args.repeats,
-                       'steps': args.steps, 'seconds_per_step': median, 'speed_vs_eager': {k: base / v for k, v in median.items()}}, f, indent=2)
+            json.dump({'device': where, 'torch': torch.__version__, 'batch_size': args.batch_size, 'optimizer': args.optimizer, 'repeats': args.repeats,
+                       'steps': args.steps, 'seconds_per_step': median, 'speed_vs_eager': {k: base / v for k, v in median.items()},
+                       'gflop_per_step': {k: w / 1e9 for k, w in work.items()},
+                       'gflops_per_s': {k: work[k] / v / 1e9 for k, v in median.items()}}, f, indent=2)
 
 
 if __name__ == '__main__':

@@ -12,6 +12,7 @@ from collections import namedtuple
 import torch
 from torch import nn
 import torch.nn.functional as F
+from .attention import check_precision, low_precision
 from .routing import squash, capsule_length, dynamic_routing
 
 # %% ../nbs/10_capsnet.ipynb #db44aaec
@@ -26,7 +27,7 @@ class PrimaryCaps(nn.Module):
         B, _, h, w = a.shape
         u = a.view(B, self.types, self.dim, h, w)             # (B, types, dim, h, w): type t <- channels dim*t..
         u = u.permute(0, 1, 3, 4, 2).reshape(B, self.types * h * w, self.dim)   # (B, types*h*w, dim)
-        return squash(u)
+        return squash(u.to(torch.promote_types(u.dtype, torch.float32)))   # squashed in float32 after bfloat16 convolutions
 
 # %% ../nbs/10_capsnet.ipynb #ee4bda65
 class DigitCaps(nn.Module):
@@ -72,10 +73,11 @@ CapsNetOutput = namedtuple('CapsNetOutput', 'lengths reconstructions capsules co
 class CapsNet(nn.Module):
     "CapsNet (Sabour et al. 2017); the defaults are the paper's MNIST model (3 routing iterations, with decoder)."
     def __init__(self, in_shape=(1, 28, 28), n_classes=10, conv_channels=256, primary_types=32, primary_dim=8,
-                 digit_dim=16, iterations=3, detach_routing=False, routing_bias=False, decoder=True):
+                 digit_dim=16, iterations=3, detach_routing=False, routing_bias=False, decoder=True,
+                 precision='fp32'):  # 'bf16': the two convolutions under bfloat16 autocast (routing, decoder and loss in float32)
         super().__init__()
         C, H, W = in_shape
-        self.in_shape, self.n_classes = tuple(in_shape), n_classes
+        self.in_shape, self.n_classes, self.precision = tuple(in_shape), n_classes, check_precision(precision)
         self.conv1 = nn.Conv2d(C, conv_channels, 9)
         self.primary = PrimaryCaps(conv_channels, primary_types, primary_dim, 9, 2)
         h, w = (H - 8 - 9) // 2 + 1, (W - 8 - 9) // 2 + 1                   # grid after conv1 and PrimaryCaps
@@ -86,8 +88,9 @@ class CapsNet(nn.Module):
     def forward(self, x, y=None, return_couplings=False):
         "x [B, C, H, W] in [0, 1]; y [B] (training) masks the true class for the decoder, else the longest capsule."
         self._check(x, y)
-        a = F.relu(self.conv1(x))                                          # (B, 256, 20, 20)
-        u = self.primary(a)                                                # (B, 1152, 8)
+        with low_precision(x, self.precision):
+            a = F.relu(self.conv1(x))                                      # (B, 256, 20, 20)
+            u = self.primary(a)                                            # (B, 1152, 8) float32 in both precisions
         v, c = self.digits(u, return_couplings=True)                       # (B, 10, 16), (B, 1152, 10)
         lengths = capsule_length(v)                                        # (B, 10)
         recon = None

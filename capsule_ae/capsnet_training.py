@@ -12,7 +12,8 @@ from functools import partial
 from pathlib import Path
 import numpy as np
 import torch
-from .training import experiment_config, run_experiment, plot_metrics
+from .attention import resolve_precision
+from .training import experiment_config, run_experiment, plot_metrics, get_device
 from .mnist import mnist_datasets, MNISTBatches
 from .capsnet import CapsNet, capsnet_loss, mask_capsules
 
@@ -102,20 +103,22 @@ def train_capsnet(epochs=1,                # passes over the 60,000 training dig
                   iterations=3, detach_routing=False, recon_weight=0.0005, max_shift=2,
                   root=None,               # MNIST folder (default ~/.cache/capsule_ae or $CAPSULE_AE_DATA)
                   test_size=None,          # evaluate on the first this many test digits (default: all 10,000)
+                  precision='auto',        # 'bf16': the convolutions under bfloat16 autocast (see CapsNet); 'auto': bf16 where native
                   compile=False, checkpoint_every=200, eval_every=None, progress=True):
     "Train CapsNet on MNIST as the paper did; returns (model, metrics). Writes a run directory when `out` is set."
     if steps is None and epochs is None: raise ValueError("give epochs or steps")
+    precision = resolve_precision(precision, get_device(device))         # the run records what it used
     config = experiment_config(locals(), exclude=('root',))
     build = lambda device, **config: _build_capsnet(device, root=root, out=out, **config)
     return run_experiment(build, config, out, resume, overwrite, device, progress)
 
 def _build_capsnet(device, epochs, steps, seed, batch_size, lr, decay_rate, decay_steps, iterations, detach_routing,
-                   recon_weight, max_shift, test_size, compile, checkpoint_every, eval_every, root=None, out=None):
+                   recon_weight, max_shift, test_size, precision, compile, checkpoint_every, eval_every, root=None, out=None):
     train_ds, test_ds = mnist_datasets(root)
     data = MNISTBatches(train_ds, batch_size, shuffle=True, max_shift=max_shift, seed=seed, device=device)
     test = MNISTBatches(test_ds, 500, shuffle=False, max_shift=0, device=device)
     if test_size is not None: test.images, test.labels = test.images[:test_size], test.labels[:test_size]
-    model = CapsNet(iterations=iterations, detach_routing=detach_routing)
+    model = CapsNet(iterations=iterations, detach_routing=detach_routing, precision=precision)
     opt = torch.optim.Adam(model.parameters(), lr=lr)
     schedule = torch.optim.lr_scheduler.LambdaLR(opt, lr_decay(decay_rate, decay_steps))
     def report(model, result):

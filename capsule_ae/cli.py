@@ -8,7 +8,7 @@ __all__ = ['experiments', 'make_parser', 'command_line', 'main', 'entry']
 # %% ../nbs/90_cli.ipynb #02aa7806
 import argparse, inspect, json, sys
 from pathlib import Path
-from .training import ResumeMismatch, get_device, is_main_process
+from .training import ResumeMismatch, UNRECORDED_VALUES, get_device, is_main_process
 
 
 # %% ../nbs/90_cli.ipynb #dd3375db
@@ -49,7 +49,8 @@ def make_parser():
     "The `capsule_ae` argument parser, one subcommand per experiment; every default is the experiment function's."
     from capsule_ae.clustering import CLUSTERING_PROTOCOLS
     from capsule_ae.ccae_training import CCAE_RECIPES
-    from capsule_ae.ccae import CCAE_PRIORS, CCAE_LOSS_WEIGHTS, EMPTY_POOL, PRECISIONS
+    from capsule_ae.attention import PRECISIONS
+    from capsule_ae.ccae import CCAE_PRIORS, CCAE_LOSS_WEIGHTS, EMPTY_POOL
     from capsule_ae.scae import SCAE_LOSS_WEIGHTS
     from capsule_ae.scae_training import SCAE_OPTIMIZERS
     from capsule_ae.pcae import POOLINGS
@@ -111,6 +112,7 @@ def make_parser():
     p.add_argument('--detach-routing', action='store_true', default=_default(fn, 'detach_routing'), help='stop gradients through the inner routing iterations')
     p.add_argument('--recon-weight', type=float, default=_default(fn, 'recon_weight'), help='weight of the reconstruction loss (default %(default)s; 0 for none)')
     p.add_argument('--compile', action='store_true', default=_default(fn, 'compile'), help='run the model through torch.compile')
+    p.add_argument('--precision', choices=['auto', *PRECISIONS], default=_default(fn, 'precision'), help='bf16: the two convolutions under bfloat16 autocast, routing and loss in float32; auto: bf16 where the device computes it natively, else fp32 (default %(default)s)')
     p.add_argument('--eval-every', type=_positive, default=_default(fn, 'eval_every'), help='steps between test evaluations (default: every epoch)')
     p.add_argument('--test-size', type=_positive, default=_default(fn, 'test_size'), help='evaluate on the first N test digits (default: all 10,000)')
     p.add_argument('--data', type=Path, dest='root', default=_default(fn, 'root'), help='MNIST folder (default $CAPSULE_AE_DATA or ~/.cache/capsule_ae)')
@@ -138,6 +140,7 @@ def make_parser():
     p.add_argument('--final-train', type=_positive, dest='n_final_train', default=_default(fn, 'n_final_train'), help='training images for the final evaluation (default: all)')
     p.add_argument('--final-test', type=_positive, dest='n_final_test', default=_default(fn, 'n_final_test'), help='test images for the final evaluation (default: all)')
     p.add_argument('--compile', action='store_true', default=_default(fn, 'compile'), help='run the model through torch.compile')
+    p.add_argument('--precision', choices=['auto', *PRECISIONS], default=_default(fn, 'precision'), help='bf16: the part and object encoders under bfloat16 autocast, rendering and likelihoods in float32; auto: bf16 where the device computes it natively, else fp32 (default %(default)s)')
     p.add_argument('--data', type=Path, dest='root', default=_default(fn, 'root'), help='MNIST folder (default $CAPSULE_AE_DATA or ~/.cache/capsule_ae)')
     return parser
 
@@ -165,6 +168,7 @@ def command_line(experiment, config):
     """The `capsule_ae` command that trains a run with this `config` (a run's `metrics.json` config, or a checkpoint's):
     its budget and seed, then every option whose value differs from the default; `--out` and `--device` are the caller's."""
     sub = make_parser().subcommands[experiment]
+    config = {**UNRECORDED_VALUES, **config}                                   # what a config that lacks them ran with
     flags = ['capsule_ae', experiment]
     for action in sub._actions:
         if not action.option_strings or action.dest not in config: continue

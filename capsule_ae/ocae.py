@@ -11,6 +11,7 @@ from typing import NamedTuple
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
+from .attention import check_precision, low_precision
 from .ccae import SCAEEncoder, CapsuleLayer, LOG_DUMMY, safe_log
 from .pcae import PCAEOutput
 
@@ -56,10 +57,11 @@ class OCAEOutput(NamedTuple):
 class OCAE(nn.Module):
     "Object Capsule Autoencoder over M part capsules; `OCAE()` is the official MNIST configuration (K = 32, M = 40)."
     def __init__(self, n_caps=32, n_parts=40, dim_input=144, dim_hidden=16, dim_caps_in=256, n_layers=3, num_heads=1,
-                 dim_caps=32, mlp_hidden=128, noise_scale=4., presence_attention='official', mixture='official'):
+                 dim_caps=32, mlp_hidden=128, noise_scale=4., presence_attention='official', mixture='official',
+                 precision='fp32'):  # 'bf16': the set encoder under bfloat16 autocast (capsules and part likelihood in float32)
         super().__init__()
         if mixture not in MIXTURES: raise ValueError(f"mixture must be one of {MIXTURES}, got {mixture!r}")
-        self.K, self.M, self.mixture = n_caps, n_parts, mixture
+        self.K, self.M, self.mixture, self.precision = n_caps, n_parts, mixture, check_precision(precision)
         self.encoder = SCAEEncoder(dim_input, n_caps, dim_hidden, dim_caps_in, n_layers, num_heads,
                                    presence_attention=presence_attention)
         self.layer = CapsuleLayer(n_caps, n_parts, dim_caps_in, dim_caps, mlp_hidden, noise_scale, similarity=False, vote='pose')
@@ -68,7 +70,9 @@ class OCAE(nn.Module):
         "Part capsules (a PCAEOutput) -> OCAEOutput."
         if parts.pose.shape[1] != self.M: raise ValueError(f"the OCAE was built for {self.M} parts, got {parts.pose.shape[1]}")
         x, d = part_inputs(parts)                                              # (B, M, 144), (B, M)
-        caps = self.layer(self.encoder(x, presence=d), noise)                  # votes (B, K, M, 6), ...
+        with low_precision(x, self.precision):
+            h = self.encoder(x, presence=d)                                    # (B, K, 256)
+        caps = self.layer(h.to(x.dtype), noise)                                # votes (B, K, M, 6), ...
         log_joint = part_pose_log_joint(parts.pose.detach(), caps.votes, caps.scales, caps.vote_presence, self.mixture)
         part_log_prob = torch.logsumexp(log_joint, -1) * d                      # (B, M)
         posterior = log_joint.softmax(-1)[..., :-1]                            # (B, M, K)

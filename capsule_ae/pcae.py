@@ -12,6 +12,7 @@ from typing import NamedTuple
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
+from .attention import check_precision, low_precision
 from .gmm import GaussianMixture
 from .ccae import geometric_transform, safe_log, sonnet_normal_
 
@@ -30,10 +31,12 @@ POOLINGS = ('official', 'paper')
 
 class PartEncoder(nn.Module):
     "Image [B, C, 40, 40] -> for M parts: raw pose [B, M, 6], special features [B, M, 16], presence logit [B, M, 1]."
-    def __init__(self, n_parts=40, n_features=16, channels=1, size=40, width=128, strides=(2, 2, 1, 1), pooling='official'):
+    def __init__(self, n_parts=40, n_features=16, channels=1, size=40, width=128, strides=(2, 2, 1, 1), pooling='official',
+                 precision='fp32'):  # 'bf16': the convolutions under bfloat16 autocast, the attention pooling in float32
         super().__init__()
         if pooling not in POOLINGS: raise ValueError(f"pooling must be one of {POOLINGS}, got {pooling!r}")
         self.M, self.n_features, self.channels, self.size, self.pooling = n_parts, n_features, channels, size, pooling
+        self.precision = check_precision(precision)
         layers, c, h = [], channels, size
         for s in strides:
             layers += [nn.Conv2d(c, width, 3, s), nn.ReLU()]
@@ -47,8 +50,9 @@ class PartEncoder(nn.Module):
     def forward(self, x):
         check_images(x, self.size, self.channels)
         B, M, d = x.shape[0], self.M, self.d
-        h = self.cnn(x) + self.bias                                            # (B, 128, 5, 5)
-        out = self.head(h).flatten(2)                                          # (B, M d + M, 25)
+        with low_precision(x, self.precision):
+            h = self.cnn(x) + self.bias                                        # (B, 128, 5, 5)
+            out = self.head(h).flatten(2).to(x.dtype)                          # (B, M d + M, 25)
         att = out[:, M * d:].softmax(-1)                                       # (B, M, 25) a distribution over positions
         values = out[:, :M * d].unflatten(1, (d, M))                           # (B, d, M, 25): channel j M + k
         pooled = (values * att[:, None]).sum(-1)                               # (B, d, M): channel (j, k) pooled with map k
@@ -79,7 +83,9 @@ def render(templates, pose, size):
     last = pose.new_tensor([0., 0., 1.]).expand(B, M, 1, 3)
     A = torch.cat([pose.unflatten(-1, (2, 3)), last], -2)                      # (B, M, 3, 3) template -> canvas
     theta = torch.linalg.inv(A)[..., :2, :]                                    # (B, M, 2, 3) canvas -> template
-    grid = F.affine_grid(theta.flatten(0, 1), (B * M, C, size, size), align_corners=True)  # (B M, H, W, 2)
+    p = torch.linspace(-1, 1, size, dtype=pose.dtype, device=pose.device)      # (H,) pixel centres, align_corners=True
+    row = lambda r: theta[..., r, 0, None, None] * p + theta[..., r, 1, None, None] * p[:, None] + theta[..., r, 2, None, None]
+    grid = torch.stack([row(0), row(1)], -1).flatten(0, 1)                     # (B M, H, W, 2) as F.affine_grid, without its bmm
     out = F.grid_sample(templates.flatten(0, 1), grid, padding_mode='zeros', align_corners=True)  # (B M, C, H, W)
     return out.unflatten(0, (B, M))                                            # (B, M, C, H, W)
 
@@ -119,10 +125,11 @@ class PCAEOutput(NamedTuple):
 class PCAE(nn.Module):
     "Part Capsule Autoencoder; `PCAE()` is the official MNIST configuration (40 parts, 11 x 11 templates, 40 x 40 images)."
     def __init__(self, n_parts=40, n_features=16, template_size=11, size=40, channels=1, noise_scale=4.,
-                 pooling='official', colorize=True):
+                 pooling='official', colorize=True,
+                 precision='fp32'):  # 'bf16': the encoder's convolutions under bfloat16 autocast (rendering and likelihood in float32)
         super().__init__()
         self.M, self.size, self.channels, self.noise_scale, self.colorize = n_parts, size, channels, noise_scale, colorize
-        self.encoder = PartEncoder(n_parts, n_features, channels, size, pooling=pooling)
+        self.encoder = PartEncoder(n_parts, n_features, channels, size, pooling=pooling, precision=precision)
         self.template_logits = nn.Parameter(template_init_(torch.empty(n_parts, channels, template_size, template_size)))
         self.alpha_logits = nn.Parameter(torch.zeros(n_parts, 1, template_size, template_size))
         self.color = nn.Sequential(nn.Linear(n_features, 32), nn.ReLU(), nn.Linear(32, channels))

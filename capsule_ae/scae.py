@@ -25,10 +25,10 @@ class SCAEOutput(NamedTuple):
 class SCAE(nn.Module):
     "Stacked Capsule Autoencoder for images; `SCAE()` is the official MNIST configuration (40 parts, 32 objects, 10 classes)."
     def __init__(self, n_parts=40, n_caps=32, n_classes=10, size=40, pooling='official', presence_attention='official',
-                 mixture='official'):
+                 mixture='official', precision='fp32'):  # 'bf16': both encoders under bfloat16 autocast (see PCAE, OCAE)
         super().__init__()
-        self.pcae = PCAE(n_parts, size=size, pooling=pooling)
-        self.ocae = OCAE(n_caps, n_parts, presence_attention=presence_attention, mixture=mixture)
+        self.pcae = PCAE(n_parts, size=size, pooling=pooling, precision=precision)
+        self.ocae = OCAE(n_caps, n_parts, presence_attention=presence_attention, mixture=mixture, precision=precision)
         self.prior_probe, self.posterior_probe = nn.Linear(n_caps, n_classes), nn.Linear(n_caps, n_classes)
 
     def forward(self, x, noise=True):

@@ -17,7 +17,8 @@ from .metrics import count_matrices
 from .mnist import mnist_datasets, MNISTBatches
 from .pcae import plot_parts
 from .scae import SCAE, scae_losses
-from .training import TFRMSprop, experiment_config, run_experiment, read_metrics, plot_metrics
+from .attention import resolve_precision
+from .training import TFRMSprop, experiment_config, run_experiment, read_metrics, plot_metrics, get_device
 
 # %% ../nbs/15_scae_training.ipynb #37044b8e
 def scae_loss(model, batch, weights=None, within=None):
@@ -87,11 +88,13 @@ def train_scae(steps=300_000, seed=0, out=None, resume=False, overwrite=False, d
                root=None,                     # MNIST folder (default ~/.cache/capsule_ae or $CAPSULE_AE_DATA)
                n_eval_train=10_000, n_eval_test=10_000,   # images for the evaluations during training
                n_final_train=None, n_final_test=None,     # and for the final one (default: all 60,000 and 10,000)
+               precision='auto',              # 'bf16': both encoders under bfloat16 autocast (see SCAE); 'auto': bf16 where native
                compile=False,                 # the forward pass through torch.compile (speed: benchmarks/scae.py)
                eval_every=None, checkpoint_every=1000, progress=True):
     "Train the image SCAE on MNIST (the official recipe by default); returns (model, metrics). Writes a run directory when `out` is set."
     if optimizer not in SCAE_OPTIMIZERS: raise ValueError(f"optimizer must be one of {SCAE_OPTIMIZERS}, got {optimizer!r}")
     if n_parts < 1 or n_caps < 1: raise ValueError(f"n_parts and n_caps must be positive, got {n_parts} and {n_caps}")
+    precision = resolve_precision(precision, get_device(device))         # the run records what it used
     config = experiment_config(locals(), exclude=('root',))
     build = lambda device, **config: _build_scae(device, root=root, out=out, **config)
     return run_experiment(build, config, out, resume, overwrite, device, progress)
@@ -99,11 +102,13 @@ def train_scae(steps=300_000, seed=0, out=None, resume=False, overwrite=False, d
 LAST_KEYS = ('lin_match_prior', 'lin_match_posterior', 'lin_pred_prior', 'lin_pred_posterior', 'rec_ll', 'log_prob')
 
 def _build_scae(device, steps, seed, batch_size, lr, optimizer, weights, within, pooling, presence_attention, mixture,
-                n_parts, n_caps, n_eval_train, n_eval_test, n_final_train, n_final_test, compile, eval_every, checkpoint_every, root=None, out=None):
+                n_parts, n_caps, n_eval_train, n_eval_test, n_final_train, n_final_test, precision, compile, eval_every,
+                checkpoint_every, root=None, out=None):
     train_ds, test_ds = mnist_datasets(root)
     data = MNISTBatches(train_ds, batch_size, canvas=40, seed=seed, device=device)
     canvases = lambda ds, s: MNISTBatches(ds, 500, shuffle=False, canvas=40, seed=s, device=device)  # fixed images and shifts
-    make = lambda: SCAE(n_parts, n_caps, pooling=pooling, presence_attention=presence_attention, mixture=mixture)
+    make = lambda: SCAE(n_parts, n_caps, pooling=pooling, presence_attention=presence_attention, mixture=mixture,
+                        precision=precision)
     model = make()
     if optimizer == 'tfrmsprop': opt = TFRMSprop(model.parameters(), lr=lr, decay=0.9, momentum=0.9, eps=1e-2 / batch_size ** 2)
     else: opt = torch.optim.Adam(model.parameters(), lr=lr)
