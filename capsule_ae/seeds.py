@@ -11,9 +11,10 @@ import copy, inspect, time
 from pathlib import Path
 import torch
 from torch.func import functional_call, grad, stack_module_state, vmap
-from .training import (MetricsLog, check_resume_config, clear_run, get_device, holds_run, latest_checkpoint,
-                                 checkpoint_paths, rng_state, save_checkpoint, seed_everything, set_rng_state, to_device,
-                                 write_run, dist_info, _progress_bar, _scalars)
+from .training import (MetricsLog, check_resume_config, clear_run, get_device, holds_run,
+                                 latest_checkpoint, no_checkpoint_error, checkpoint_paths, rng_state,
+                                 save_checkpoint, seed_everything, set_rng_state, to_device, write_run, dist_info,
+                                 _progress_bar, _scalars)
 
 # %% ../nbs/81_seeds.ipynb #432ec6b3
 class SeedStack:
@@ -110,16 +111,16 @@ def fit_seeds(runs, outs=None, configs=None, resume=False, overwrite=False, devi
     if resume:
         found = [latest_checkpoint(o) for o in outs]
         have = [state is not None for _, state in found]
-        if any(have):
-            if not all(have): raise ValueError(f"cannot resume: no checkpoint in {', '.join(str(o) for o, h in zip(outs, have) if not h)}")
-            at = sorted({state['step'] for _, state in found})
-            if len(at) > 1: raise ValueError(f"cannot resume the seeds together: their checkpoints are at steps {at}; resume each alone")
-            for run, config, (path, state) in zip(runs, configs, found):
-                check_resume_config(state.get('config'), config, path)
-                run['model'].load_state_dict(state['model']); run['optimizer'].load_state_dict(state['optimizer'])
-                if hasattr(run['data'], 'load_state_dict') and state.get('data') is not None: run['data'].load_state_dict(state['data'])
-            rngs = [state['rng'] for _, state in found]
-            step, seconds, metrics, resumed = at[0], found[0][1]['seconds'], [state.get('metrics', {}) for _, state in found], True
+        missing = [o for o, h in zip(outs, have) if not h]
+        if missing: raise no_checkpoint_error(missing[0])
+        at = sorted({state['step'] for _, state in found})
+        if len(at) > 1: raise ValueError(f"cannot resume the seeds together: their checkpoints are at steps {at}; resume each alone")
+        for run, config, (path, state) in zip(runs, configs, found):
+            check_resume_config(state.get('config'), config, path)
+            run['model'].load_state_dict(state['model']); run['optimizer'].load_state_dict(state['optimizer'])
+            if hasattr(run['data'], 'load_state_dict') and state.get('data') is not None: run['data'].load_state_dict(state['data'])
+        rngs = [state['rng'] for _, state in found]
+        step, seconds, metrics, resumed = at[0], found[0][1]['seconds'], [state.get('metrics', {}) for _, state in found], True
     stack = SeedStack(models)
     optimizer = stacked_optimizer(runs[0]['optimizer'], list(stack.params.values()))
     if resumed: load_seed_states(optimizer, [r['optimizer'].state_dict() for r in runs])

@@ -4,10 +4,10 @@
 
 # %% auto #0
 __all__ = ['RUN_FILES', 'RESUMABLE_CHANGES', 'UNRECORDED_VALUES', 'RUN_OPTIONS', 'get_device', 'seed_everything', 'to_device',
-           'rng_state', 'set_rng_state', 'save_checkpoint', 'load_checkpoint', 'checkpoint_paths', 'latest_checkpoint',
-           'MetricsLog', 'read_metrics', 'plot_metrics', 'write_run', 'holds_run', 'clear_run', 'ResumeMismatch',
-           'check_resume_config', 'dist_info', 'is_main_process', 'shard', 'batch_sum', 'global_batch_size',
-           'graph_step', 'fit', 'experiment_config', 'run_experiment', 'TFRMSprop']
+           'rng_state', 'set_rng_state', 'save_checkpoint', 'load_checkpoint', 'checkpoint_paths',
+           'no_checkpoint_error', 'latest_checkpoint', 'MetricsLog', 'read_metrics', 'plot_metrics', 'write_run',
+           'holds_run', 'clear_run', 'ResumeMismatch', 'check_resume_config', 'dist_info', 'is_main_process', 'shard',
+           'batch_sum', 'global_batch_size', 'graph_step', 'fit', 'experiment_config', 'run_experiment', 'TFRMSprop']
 
 # %% ../nbs/80_training.ipynb #0213ed64
 import json, math, os, random, time, warnings
@@ -71,6 +71,11 @@ def checkpoint_paths(run_dir):
     "The checkpoints in `run_dir`, oldest first."
     return sorted(Path(run_dir).glob('ckpt_*.pt'))
 
+def no_checkpoint_error(out):
+    "The error for a resume of `out` when it holds no checkpoint that loads: resuming never starts a fresh run by itself."
+    how = 'start it afresh with overwrite (--overwrite)' if holds_run(out) else 'start the run without resume (--resume)'
+    return FileNotFoundError(f"cannot resume {out}: it holds no loadable checkpoint; {how}")
+
 def latest_checkpoint(run_dir, map_location='cpu'):
     "(path, state) of the newest checkpoint in `run_dir` that loads, skipping damaged ones with a warning; (None, None) if none."
     for path in reversed(checkpoint_paths(run_dir)):
@@ -95,9 +100,9 @@ def read_metrics(path):
     "The records of a metrics log (a file, or a run directory holding `metrics.jsonl`)."
     path = Path(path); path = path / 'metrics.jsonl' if path.is_dir() else path
     records = []
-    for line in path.read_text().splitlines():
+    for i, line in enumerate(path.read_text().splitlines()):
         try: records.append(json.loads(line))
-        except json.JSONDecodeError: pass    # a line cut short by a killed process
+        except json.JSONDecodeError: warnings.warn(f"{path}: skipped line {i + 1}, cut short (a killed process) or corrupt")
     return records
 
 # %% ../nbs/80_training.ipynb #a579c144
@@ -291,14 +296,14 @@ def fit(model, loss_fn, data, optimizer, steps=None,
     step, seconds, metrics, resumed = 0, 0.0, {}, False
     if resume:
         path, state = latest_checkpoint(out)
-        if state is not None:
-            check_resume_config(state.get('config'), config, path)
-            model.load_state_dict(state['model']); optimizer.load_state_dict(state['optimizer'])
-            if schedule is not None: schedule.load_state_dict(state['schedule'])
-            if hasattr(data, 'load_state_dict') and state.get('data') is not None: data.load_state_dict(state['data'])
-            ranks = state.get('rng_ranks')
-            set_rng_state(ranks[rank] if ranks and len(ranks) == world else state['rng'])
-            step, seconds, metrics, resumed = state['step'], state['seconds'], state.get('metrics', {}), True
+        if state is None: raise no_checkpoint_error(out)
+        check_resume_config(state.get('config'), config, path)
+        model.load_state_dict(state['model']); optimizer.load_state_dict(state['optimizer'])
+        if schedule is not None: schedule.load_state_dict(state['schedule'])
+        if hasattr(data, 'load_state_dict') and state.get('data') is not None: data.load_state_dict(state['data'])
+        ranks = state.get('rng_ranks')
+        set_rng_state(ranks[rank] if ranks and len(ranks) == world else state['rng'])
+        step, seconds, metrics, resumed = state['step'], state['seconds'], state.get('metrics', {}), True
 
     started_group = False
     if world > 1:
