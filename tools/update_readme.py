@@ -591,6 +591,16 @@ def precision_table():
         model, precision = key.rsplit('_', 1)
         metrics = '; '.join(f"{k} {v['mean']:.4g} +- {v['sd']:.2g}" for k, v in row.items() if isinstance(v, dict) and 'mean' in v)
         lines.append(f"| {model} | {precision} | `{row['command']}` | {metrics} |")
+    verdicts = []
+    for model in sorted({k.rsplit('_', 1)[0] for k in s}):
+        a, b = s.get(f'{model}_fp32'), s.get(f'{model}_bf16')
+        if not (a and b): continue
+        keys = [k for k in a if isinstance(a[k], dict) and 'mean' in a[k]]
+        apart = [k for k in keys if abs(a[k]['mean'] - b[k]['mean']) > max(a[k]['sd'], b[k]['sd'])]
+        verdicts.append(f"{model}: bfloat16 is within one standard deviation of float32 on every metric" if not apart else
+                        f"{model}: bfloat16 and float32 differ by more than a standard deviation on {', '.join(apart)}")
+    lines += ['', '; '.join(verdicts) + '. At 3,000 steps the SCAE is still on its plateau, the probes near chance: '
+              'its comparison is the two log-likelihoods.']
     return lines + ['']
 
 
