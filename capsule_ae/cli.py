@@ -27,7 +27,7 @@ def _common(p, fn, budget='steps'):
     p.add_argument('--out', type=Path, default=None, help='run directory (default runs/<experiment>)')
     run = p.add_mutually_exclusive_group()
     run.add_argument('--resume', action='store_true', help='continue the run in --out from its newest good checkpoint')
-    run.add_argument('--overwrite', action='store_true', help='--out holds an earlier run: remove its files and start afresh')
+    run.add_argument('--overwrite', action='store_true', help='replace the run in --out: remove its files and start afresh')
     p.add_argument('--device', default=None, help='cpu, cuda, cuda:1, ... (default: cuda when present, else cpu)')
     p.add_argument('--no-progress', action='store_true', help='hide the progress bar')
     p.add_argument('--checkpoint-every', type=_positive, default=_default(fn, 'checkpoint_every'), help='steps between checkpoints (default %(default)s)')
