@@ -17,8 +17,8 @@ relative to the eager SCAE step.
 """
 import argparse, json, statistics, time
 import torch
-import torch.nn.functional as F
 import capsule_ae.pcae as pcae
+from capsule_ae.pcae import render_affine_grid
 from capsule_ae.mnist import mnist_datasets, MNISTBatches
 from capsule_ae.scae import SCAE, scae_losses
 from capsule_ae.training import TFRMSprop, get_device, graph_step
@@ -36,14 +36,6 @@ def scae_step(model, opt, forward):
         losses = scae_losses(model, forward(x), y)
         opt.zero_grad(set_to_none=True); losses['loss'].backward(); opt.step()
     return step
-
-
-def render_affine_grid(templates, pose, size):
-    "`render` with its sampling grid from F.affine_grid."
-    B, M, C = templates.shape[:3]
-    A = torch.cat([pose.unflatten(-1, (2, 3)), pose.new_tensor([0., 0., 1.]).expand(B, M, 1, 3)], -2)
-    grid = F.affine_grid(torch.linalg.inv(A)[..., :2, :].flatten(0, 1), (B * M, C, size, size), align_corners=True)
-    return F.grid_sample(templates.flatten(0, 1), grid, padding_mode='zeros', align_corners=True).unflatten(0, (B, M))
 
 
 def with_render(step, render):
