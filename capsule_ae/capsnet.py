@@ -12,7 +12,7 @@ from collections import namedtuple
 import torch
 from torch import nn
 import torch.nn.functional as F
-from .attention import check_precision, low_precision
+from .attention import check_precision, low_precision, checks_values, check_finite
 from .routing import squash, capsule_length, dynamic_routing
 
 # %% ../nbs/10_capsnet.ipynb #db44aaec
@@ -46,6 +46,7 @@ def margin_loss(lengths,          # digit capsule lengths [B, K]
                 targets,          # class indices [B]
                 m_plus=0.9, m_minus=0.1, lam=0.5):
     "Eq. 4 summed over the K classes, averaged over the batch."
+    if len(lengths) == 0: raise ValueError("margin_loss: the batch is empty, and its batch mean has no value")
     T = F.one_hot(targets, lengths.shape[-1]).to(lengths.dtype)           # (B, K)
     L = T * F.relu(m_plus - lengths) ** 2 + lam * (1 - T) * F.relu(lengths - m_minus) ** 2
     return L.sum(-1).mean()
@@ -97,16 +98,17 @@ class CapsNet(nn.Module):
         if self.decoder is not None:
             index = y if y is not None else lengths.argmax(-1)             # (B,)
             recon = self.decoder(mask_capsules(v, index))                  # (B, C*H*W)
-        return CapsNetOutput(lengths, recon, v, c if return_couplings else None)
+        return CapsNetOutput(lengths=lengths, reconstructions=recon, capsules=v, couplings=c if return_couplings else None)
 
     def _check(self, x, y):
         if x.dim() != 4 or tuple(x.shape[1:]) != self.in_shape:
             raise ValueError(f"CapsNet expects images [B, {', '.join(map(str, self.in_shape))}], got shape {tuple(x.shape)}")
         if not x.is_floating_point(): raise TypeError(f"images must be floating point in [0, 1], got {x.dtype}")
+        check_finite(x, name='images')                                     # values: on the CPU only (checks_values)
         if y is not None:
             if y.shape != x.shape[:1] or y.dtype != torch.long:
                 raise ValueError(f"labels must be a LongTensor of shape [{x.shape[0]}], got {y.dtype} of shape {tuple(y.shape)}")
-            if len(y) and (y.min() < 0 or y.max() >= self.n_classes):
+            if len(y) and checks_values(y) and (y.min() < 0 or y.max() >= self.n_classes):
                 raise ValueError(f"labels must lie in [0, {self.n_classes}), got {y.min().item()}..{y.max().item()}")
 
 # %% ../nbs/10_capsnet.ipynb #9c035884

@@ -14,7 +14,7 @@ from typing import NamedTuple
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
-from .attention import MultiheadAttention, check_set, safe_key_mask, check_precision, low_precision
+from .attention import MultiheadAttention, check_set, safe_key_mask, check_precision, low_precision, checks_values, check_finite
 from .gmm import GaussianMixture
 from .training import batch_sum, global_batch_size
 
@@ -234,12 +234,13 @@ class CCAE(nn.Module):
         self.register_load_state_dict_pre_hook(_layer_keys)                    # weights saved before the layer was its own module
 
     def capsules(self, x, presence=None, noise=True):
-        "Encode the set and decode the capsule parameters; returns the first eight fields of CCAEOutput."
+        "Encode the set and decode the capsule parameters: `CapsuleParams` with the K N votes of each example in one axis."
         mask = None if presence is None else presence > 0
         with low_precision(x, self.precision):
             h = self.encoder(x, mask)                                          # (B, K, 32)
         p = self.layer(h.to(x.dtype), noise)                                   # votes (B, K, N, 2), ...
-        return (p.votes.flatten(1, 2), p.scales.flatten(1, 2), p.vote_presence.flatten(1, 2), *p[3:])
+        return p._replace(votes=p.votes.flatten(1, 2), scales=p.scales.flatten(1, 2),       # (B, J, 2), (B, J)
+                          vote_presence=p.vote_presence.flatten(1, 2))                       # (B, J)
 
     def forward(self, x, presence=None, noise=True):
         "Points x [B, M, 2] with presence [B, M] (1 = present) -> CCAEOutput."
@@ -247,12 +248,14 @@ class CCAE(nn.Module):
         if presence is None: presence = torch.ones(x.shape[:2], dtype=x.dtype, device=x.device)
         if presence.shape != x.shape[:2]: raise ValueError(f"presence must have shape [B, M] = {tuple(x.shape[:2])}, got {tuple(presence.shape)}")
         presence = presence.to(x.dtype)
+        if checks_values(presence) and not ((presence >= 0) & (presence <= 1)).all():    # also refuses NaN
+            raise ValueError(f"presence must lie in [0, 1] (1 = present), got values from {presence.min().item()} to {presence.max().item()}")
+        check_finite(x, name='x (points)')                  # absent ones too: the official empty-scene pooling reads them
         caps = self.capsules(x, presence, noise)
-        votes, scales, vote_presence = caps[:3]
-        log_joint = part_log_joint(x, votes, scales, vote_presence)           # (B, M, J + 1)
+        log_joint = part_log_joint(x, caps.votes, caps.scales, caps.vote_presence)  # (B, M, J + 1)
         log_prob = torch.logsumexp(log_joint, -1) * presence                   # (B, M)
         winner = log_joint[..., :-1].argmax(-1)                                # (B, M)
-        return CCAEOutput(*caps, log_joint, log_prob, winner, winner // self.N)
+        return CCAEOutput(**caps._asdict(), log_joint=log_joint, log_prob=log_prob, winner=winner, capsule=winner // self.N)
 
 def _layer_keys(module, state_dict, prefix, *args):
     "Rename a CCAE state dict saved when the capsule layer's weights sat on the CCAE itself ('caps_mlp.' -> 'layer.caps_mlp.')."
@@ -290,6 +293,7 @@ def ccae_losses(out, presence, n_classes=2, weights=None, prior='official'):
     "Every term of the CCAE objective and their weighted sum under 'loss'; scalars, averaged over the batch."
     w = {**CCAE_LOSS_WEIGHTS, **(weights or {})}
     B, K = out.caps_presence.shape
+    if B == 0: raise ValueError("ccae_losses: the batch is empty, and its batch means have no value")
     log_prob = out.log_prob.sum(-1).mean()                                     # per example, then batch mean
     wins = ((out.capsule[..., None] == torch.arange(K, device=presence.device)) * presence[..., None]).sum(1)            # (B, K) present points won
     bce = F.binary_cross_entropy_with_logits(out.caps_presence_logit, (wins > 1).to(wins.dtype), reduction='none')

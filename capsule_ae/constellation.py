@@ -71,7 +71,8 @@ class ConstellationStream:
             order = torch.rand(B, len(self.pattern_of), generator=g).argsort(1)            # (B, M)
             corners = torch.gather(corners, 1, order[..., None].expand(-1, -1, 2))
             presence, pattern_id = torch.gather(presence, 1, order), torch.gather(pattern_id, 1, order)
-        return Constellations(corners, presence, pattern_presence, pattern_id.contiguous())
+        return Constellations(corners=corners, presence=presence, pattern_presence=pattern_presence,
+                              pattern_id=pattern_id.contiguous())
 
     def __iter__(self):
         while True: yield self.sample()

@@ -9,6 +9,7 @@ __all__ = ['GaussianMixture']
 import math
 import torch
 import torch.nn.functional as F
+from .attention import checks_values
 
 # %% ../nbs/02_gmm.ipynb #1d6edc95
 class GaussianMixture:
@@ -18,6 +19,8 @@ class GaussianMixture:
         if scale.shape != loc.shape[:2]: raise ValueError(f"scale must have shape [B, J] = {tuple(loc.shape[:2])}, got shape {tuple(scale.shape)}")
         if mixing_logits.shape != loc.shape[:2]:
             raise ValueError(f"mixing_logits must have shape [B, J] = {tuple(loc.shape[:2])}, got shape {tuple(mixing_logits.shape)}")
+        if loc.shape[1] == 0: raise ValueError("a mixture needs at least one component: loc has J = 0")
+        if checks_values(scale) and not (scale > 0).all(): raise ValueError("scale must be positive: it holds standard deviations")
         self.loc, self.scale, self.mixing_logits = loc, scale, mixing_logits
         self.log_pi = F.log_softmax(mixing_logits, -1)                         # (B, J)
 

@@ -11,7 +11,7 @@ from typing import NamedTuple
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
-from .attention import check_precision, low_precision
+from .attention import check_precision, low_precision, checks_values, check_finite
 from .ccae import SCAEEncoder, CapsuleLayer, LOG_DUMMY, safe_log
 from .pcae import PCAEOutput
 
@@ -70,10 +70,13 @@ class OCAE(nn.Module):
         "Part capsules (a PCAEOutput) -> OCAEOutput."
         if parts.pose.shape[1] != self.M: raise ValueError(f"the OCAE was built for {self.M} parts, got {parts.pose.shape[1]}")
         x, d = part_inputs(parts)                                              # (B, M, 144), (B, M)
+        if checks_values(d) and not ((d >= 0) & (d <= 1)).all(): raise ValueError("part presences must lie in [0, 1]")
+        check_finite(x, name='the parts (poses, features, templates)')
         with low_precision(x, self.precision):
             h = self.encoder(x, presence=d)                                    # (B, K, 256)
         caps = self.layer(h.to(x.dtype), noise)                                # votes (B, K, M, 6), ...
         log_joint = part_pose_log_joint(parts.pose.detach(), caps.votes, caps.scales, caps.vote_presence, self.mixture)
         part_log_prob = torch.logsumexp(log_joint, -1) * d                      # (B, M)
         posterior = log_joint.softmax(-1)[..., :-1]                            # (B, M, K)
-        return OCAEOutput(*caps, log_joint, part_log_prob, part_log_prob.sum(-1), posterior)
+        return OCAEOutput(**caps._asdict(), log_joint=log_joint, part_log_prob=part_log_prob,
+                          log_prob=part_log_prob.sum(-1), posterior=posterior)

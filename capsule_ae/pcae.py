@@ -12,19 +12,19 @@ from typing import NamedTuple
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
-from .attention import check_precision, low_precision
+from .attention import check_precision, low_precision, check_finite
 from .gmm import GaussianMixture
 from .ccae import geometric_transform, safe_log, sonnet_normal_
 
 # %% ../nbs/12_pcae.ipynb #0689706a
 def check_images(x, size=40, channels=1):
-    "Raise a ValueError unless `x` is a non-empty, finite float batch of images [B, channels, size, size]."
+    "Raise a ValueError unless `x` is a non-empty float batch of images [B, channels, size, size], finite (on the CPU)."
     if not torch.is_tensor(x): raise ValueError(f"images must be a torch.Tensor, got {type(x).__name__}")
     if not x.is_floating_point(): raise ValueError(f"images must be a float tensor, got {x.dtype}")
     if x.dim() != 4 or x.shape[1] != channels or tuple(x.shape[2:]) != (size, size):
         raise ValueError(f"images must have shape [B, {channels}, {size}, {size}], got {tuple(x.shape)}")
     if x.shape[0] == 0: raise ValueError("images: the batch is empty")
-    if not torch.isfinite(x).all(): raise ValueError("images contain NaN or infinite values")
+    check_finite(x, name='images')                                             # on the CPU only: see checks_values
 
 # %% ../nbs/12_pcae.ipynb #74156660
 POOLINGS = ('official', 'paper')
@@ -170,8 +170,8 @@ class PCAE(nn.Module):
         "Images x [B, C, 40, 40] -> PCAEOutput."
         pose, logit, presence, features = self.encode(x, noise)
         T, rendered, means, logits = self.decode(pose, presence, features)
-        return PCAEOutput(pose, logit, presence, features, T, rendered, means, logits,
-                          image_log_likelihood(x, means, logits))
+        return PCAEOutput(pose=pose, presence_logit=logit, presence=presence, features=features, templates=T,
+                          rendered=rendered, means=means, mixing_logits=logits, rec_ll=image_log_likelihood(x, means, logits))
 
 def reconstruct(out):
     "The mixture's mean image [B, C, H, W]: sum_j p_{j,i} mu_{j,i} at every pixel i."

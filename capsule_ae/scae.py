@@ -11,6 +11,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 from .ccae import prior_sparsity, posterior_sparsity
+from .attention import checks_values
 from .pcae import PCAE, PCAEOutput
 from .ocae import OCAE, OCAEOutput
 
@@ -35,7 +36,8 @@ class SCAE(nn.Module):
         "Images [B, C, 40, 40] -> SCAEOutput."
         parts = self.pcae(x, noise)
         objects = self.ocae(parts, noise)
-        return SCAEOutput(parts, objects, objects.caps_presence, objects.posterior.mean(1))
+        return SCAEOutput(parts=parts, objects=objects, prior_presence=objects.caps_presence,
+                          posterior_mass=objects.posterior.mean(1))
 
 # %% ../nbs/14_scae.ipynb #4a69a647
 SCAE_LOSS_WEIGHTS = dict(rec_ll=1., log_prob=1., dynamic_l2=10., posterior_within=0.7, posterior_between=0.2,
@@ -45,6 +47,11 @@ def scae_losses(model, out, labels=None, weights=None, n_classes=10, within=None
     "Every term of the SCAE objective and their weighted sum under 'loss'; scalars averaged over the batch (probes need labels)."
     w = {**SCAE_LOSS_WEIGHTS, **(weights or {})}
     B = out.prior_presence.shape[0]
+    if B == 0: raise ValueError("scae_losses: the batch is empty, and its batch means have no value")
+    if labels is not None:
+        if labels.shape != (B,) or labels.dtype != torch.long:
+            raise ValueError(f"labels must be a LongTensor of shape [{B}], got {labels.dtype} of shape {tuple(labels.shape)}")
+        if checks_values(labels) and ((labels < 0) | (labels >= n_classes)).any(): raise ValueError(f"labels must lie in [0, {n_classes})")
     rec_ll = out.parts.rec_ll.mean()
     log_prob = out.objects.log_prob.mean()
     dynamic_l2 = (out.objects.OP_dynamic ** 2).sum() / (2 * B)

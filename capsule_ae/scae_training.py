@@ -18,13 +18,13 @@ from .mnist import mnist_datasets, MNISTBatches
 from .pcae import plot_parts
 from .scae import SCAE, scae_losses
 from .attention import resolve_precision
-from .training import TFRMSprop, experiment_config, run_experiment, read_metrics, plot_metrics, get_device
+from .training import TFRMSprop, experiment_config, run_experiment, read_metrics, plot_metrics, get_device, unwrap
 
 # %% ../nbs/15_scae_training.ipynb #37044b8e
 def scae_loss(model, batch, weights=None, within=None):
-    "The SCAE objective on a batch (images, labels); the labels reach the probes only."
+    "The SCAE objective on a batch (images, labels); the labels reach the probes only. `model` may be wrapped (DDP, compile)."
     x, y = batch
-    return scae_losses(model, model(x), y, weights, within=within)
+    return scae_losses(unwrap(model), model(x), y, weights, within=within)     # the probes are the SCAE's own modules
 
 # %% ../nbs/15_scae_training.ipynb #f62e982b
 def matching_accuracy(clusters, labels, n=10):
