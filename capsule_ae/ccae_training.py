@@ -177,25 +177,28 @@ def train_ccae(steps=30_000, seed=0, out=None, resume=False, overwrite=False, de
                empty_pool=None,    # how the encoder pools a scene without points: 'official' or 'bias' (default: the recipe's)
                precision='fp32',   # 'bf16': the encoder under bfloat16 autocast (the capsules and the likelihood stay float32)
                seeds=None,         # train these seeds together in one process (run directories out/seed_<s>); `seed` is then unused
+               branch_from=None,   # a run directory (with seeds: holding seed_<s>): start from its newest checkpoint (branch_run)
                compile=False,      # torch.compile the forward pass (one seed) or the stacked step (several); not part of the config
                cuda_graph=False):  # capture the whole step as one CUDA graph (CUDA only; not part of the config: same run)
     """Train the CCAE on constellations with a recipe of `CCAE_RECIPES` (loss weights on top of the official ones, then
     `weights`); returns (model, metrics), or with `seeds` (models, [metrics]) in the order of `seeds`."""
     if recipe not in CCAE_RECIPES: raise ValueError(f"recipe must be one of {list(CCAE_RECIPES)}, got {recipe!r}")
     if optimizer not in ('tfrmsprop', 'adam'): raise ValueError(f"optimizer must be 'tfrmsprop' or 'adam', got {optimizer!r}")
+    branch_from = None if branch_from is None else str(branch_from)
     config = experiment_config(locals(), exclude=('cuda_graph', 'seeds', 'compile'))
     if seeds is None:
         build = lambda device, **config: _build_ccae(device, cuda_graph=cuda_graph, compile=compile, out=out, **config)
-        return run_experiment(build, config, out, resume, overwrite, device, progress)
+        return run_experiment(build, config, out, resume, overwrite, device, progress, source=branch_from)
     outs = dict(zip(seeds, seed_dirs(out, seeds) or [None] * len(seeds)))
     def build(device, **config):                        # the fused attention kernel has no vmap rule: the plain one batches
         run = _build_ccae(device, cuda_graph=cuda_graph, out=outs[config['seed']], **config)
         set_fast_attention(run['model'], False)
         return run
-    return run_seeds(build, [{**config, 'seed': s} for s in seeds], seed_dirs(out, seeds), resume, overwrite, device, progress, compile)
+    return run_seeds(build, [{**config, 'seed': s} for s in seeds], seed_dirs(out, seeds), resume, overwrite, device, progress,
+                     compile, sources=seed_dirs(branch_from, seeds))
 
 def _build_ccae(device, steps, seed, batch_size, lr, optimizer, n_held_out, eval_every, checkpoint_every, init, prior,
-                recipe, weights, empty_pool=None, precision='fp32', cuda_graph=False, compile=False, out=None):
+                recipe, weights, empty_pool=None, precision='fp32', branch_from=None, cuda_graph=False, compile=False, out=None):
     empty_pool = empty_pool or CCAE_RECIPES[recipe]['empty_pool']
     model = CCAE(init=init, empty_pool=empty_pool, precision=precision)
     loss_weights = {**CCAE_RECIPES[recipe]['weights'], **(weights or {})}

@@ -95,6 +95,9 @@ def make_parser():
                    help="what the encoder's pooling gives a scene without points: the average over its absent points, as the official code (official), or the pooling's bias (bias); default: the recipe's")
     p.add_argument('--seeds', type=_seed_list, default=_default(fn, 'seeds'), metavar='LIST',
                    help='train several seeds together in one process, e.g. 0-7 or 0,3,5; each writes --out/seed_<s> (instead of --seed)')
+    p.add_argument('--branch-from', default=_default(fn, 'branch_from'), metavar='DIR',
+                   help="start from the newest checkpoint of the run in DIR (with --seeds: DIR/seed_<s>) with this command's "
+                        "settings, e.g. another --lr or --weight; DIR is left as it is; continue the branch with --resume")
     p.add_argument('--compile', action='store_true', default=_default(fn, 'compile'), help='compile the training step with torch.compile (about a minute of compilation, then faster steps)')
     p.add_argument('--precision', choices=list(PRECISIONS), default=_default(fn, 'precision'), help='bf16: the encoder under bfloat16 autocast, the capsules and likelihood in float32 (default %(default)s)')
 

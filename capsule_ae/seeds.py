@@ -14,7 +14,7 @@ from torch.func import functional_call, grad, stack_module_state, vmap
 from .training import (MetricsLog, check_resume_config, clear_run, get_device, holds_run,
                                  latest_checkpoint, no_checkpoint_error, checkpoint_paths, rng_state,
                                  save_checkpoint, seed_everything, set_rng_state, to_device, write_run, dist_info,
-                                 _progress_bar, _scalars)
+                                 branch_run, _progress_bar, _scalars)
 
 # %% ../nbs/81_seeds.ipynb #432ec6b3
 class SeedStack:
@@ -187,10 +187,15 @@ def fit_seeds(runs, outs=None, configs=None, resume=False, overwrite=False, devi
     return [{'step': step, 'seconds': seconds, **m} for m in metrics]
 
 # %% ../nbs/81_seeds.ipynb #dd167b45
-def run_seeds(build, configs, outs=None, resume=False, overwrite=False, device=None, progress=True, compile=False):
-    "`run_experiment` for several seeds at once: seed and build each, `fit_seeds`, report each; returns (models, [metrics])."
+def run_seeds(build, configs, outs=None, resume=False, overwrite=False, device=None, progress=True, compile=False, sources=None):
+    """`run_experiment` for several seeds at once: seed and build each, `fit_seeds`, report each; returns (models, [metrics]).
+    With `sources` (a run directory per seed, at one step) a fresh run branches each seed from its source (`branch_run`)."""
     seeds = [c['seed'] for c in configs]
     if len(set(seeds)) != len(seeds): raise ValueError(f"every seed must differ, got {seeds}")
+    if sources is not None and not resume:
+        if outs is None: raise ValueError("a branch needs its own run directories `outs`")
+        for source, out, config in zip(sources, outs, configs): branch_run(source, out, config, overwrite)
+        resume, overwrite = True, False
     device = get_device(device)
     runs = []
     for config in configs:

@@ -9,10 +9,10 @@ __all__ = ['CHECKPOINT_GLOBALS', 'RUN_FILES', 'RESUMABLE_CHANGES', 'UNRECORDED_V
            'read_metrics', 'plot_metrics', 'write_run', 'holds_run', 'clear_run', 'ResumeMismatch',
            'check_resume_config', 'dist_info', 'is_main_process', 'shard', 'world_size', 'batch_sum',
            'global_batch_size', 'unwrap', 'RankFailure', 'agree', 'graph_step', 'fit', 'experiment_config',
-           'run_experiment', 'TFRMSprop']
+           'branch_run', 'run_experiment', 'TFRMSprop']
 
 # %% ../nbs/80_training.ipynb #0213ed64
-import json, math, os, pickle, random, re, time, warnings
+import json, math, os, pickle, random, re, shutil, time, warnings
 from pathlib import Path
 import numpy as np
 import torch
@@ -161,7 +161,7 @@ def write_run(out, model, metrics, figures=None):
 # %% ../nbs/80_training.ipynb #01a6592f
 RUN_FILES = ('metrics.jsonl', 'metrics.json', 'model.pt')
 RESUMABLE_CHANGES = ('steps', 'epochs', 'eval_every', 'checkpoint_every')   # config keys a resume may change
-UNRECORDED_VALUES = {'precision': 'fp32'}   # what a setting was in a configuration that does not record it
+UNRECORDED_VALUES = {'precision': 'fp32', 'branch_from': None}   # what a setting was in a config that does not record it
 
 def holds_run(out):
     "True when the directory `out` holds a run's files (checkpoints, metrics log or final weights)."
@@ -482,13 +482,34 @@ def experiment_config(arguments, exclude=()):
     "An experiment's configuration from its `train_*` function's `locals()`: every argument except `RUN_OPTIONS` and `exclude`."
     return {k: v for k, v in arguments.items() if k not in RUN_OPTIONS + tuple(exclude)}
 
-def run_experiment(build, config, out=None, resume=False, overwrite=False, device=None, progress=True):
+def branch_run(source, out, config, overwrite=False):
+    """Begin the run `out` at the newest checkpoint of the run `source`, under the configuration `config`: the weights,
+    optimiser state, step, random and data states are `source`'s, and so is the metrics log up to that step. Resuming
+    `out` then continues `source`'s training with `config`'s settings (another learning rate, another loss weight);
+    `source` is left as it was."""
+    out = Path(out)
+    if dist_info()[1] > 1: raise ValueError("branch in one process, then resume the branch under torchrun")
+    if holds_run(out):
+        if not overwrite: raise FileExistsError(f"{out} already holds a run; continue the branch with resume (--resume), "
+                                                "or replace it with overwrite (--overwrite)")
+        clear_run(out)
+    path, state = latest_checkpoint(source)
+    if state is None: raise FileNotFoundError(f"cannot branch from {source}: it holds no loadable checkpoint")
+    save_checkpoint(out / path.name, {**state, 'config': config})
+    if (Path(source) / 'metrics.jsonl').exists(): shutil.copyfile(Path(source) / 'metrics.jsonl', out / 'metrics.jsonl')
+    return path
+
+def run_experiment(build, config, out=None, resume=False, overwrite=False, device=None, progress=True, source=None):
     """Seed, build, `fit`, report: the skeleton of every experiment; returns (model, metrics).
 
     `build(device, **config)` returns a dict with `model`, `loss_fn`, `data`, `optimizer`, `fit` (the rest of `fit`'s
     arguments: budget, schedule, evaluation, checkpoints) and `report`: report(model, result) -> (metrics, figures),
     where `figures(metrics)` returns {name: matplotlib figure} and is called only when there is a run directory.
-    Under torchrun every rank trains and only rank 0 reports; the others return (model, fit's result)."""
+    Under torchrun every rank trains and only rank 0 reports; the others return (model, fit's result). With `source`
+    (a run directory) a fresh run is a branch of that run (`branch_run`)."""
+    if source is not None and not resume:
+        if out is None: raise ValueError("a branch needs its own run directory `out`")
+        branch_run(source, out, config, overwrite); resume, overwrite = True, False
     seed_everything(config['seed'])
     device = get_device(device)
     run = build(device=device, **config)
