@@ -17,7 +17,7 @@ import torch
 from .ccae import CCAE, ccae_losses, geometric_transform
 from .constellation import ConstellationStream, Constellations, held_out_constellations, plot_constellations, SQUARE, TRIANGLE
 from .metrics import adjusted_rand_index, count_matrices, kmeans_batched, segmentation_accuracy
-from .training import TFRMSprop, experiment_config, run_experiment, read_metrics
+from .training import TFRMSprop, experiment_config, run_experiment, read_metrics, evaluating
 from .seeds import run_seeds
 from .attention import set_fast_attention
 
@@ -61,15 +61,13 @@ def template_shape(model, patterns=(SQUARE, TRIANGLE)):
 def evaluate_ccae(model, data, noise=False, batch_size=2000, seed=0):
     "Segmentation accuracy, ARI, log-likelihood and failure diagnostics of `model` on `data` (see the text)."
     device = next(model.parameters()).device
-    was_training = model.training; model.eval()
     capsule, log_prob, u = [], [], []
-    with torch.random.fork_rng(devices=range(torch.cuda.device_count())):     # every generator is restored after
+    with evaluating(model), torch.random.fork_rng(devices=range(torch.cuda.device_count())):   # generators restored after
         torch.manual_seed(seed)                                                # the noise draw, when on, is seeded
         for i in range(0, len(data.corners), batch_size):
             x, p = data.corners[i:i + batch_size].to(device), data.presence[i:i + batch_size].to(device)
             out = model(x, p, noise=noise)
             capsule.append(out.capsule.cpu()); log_prob.append(out.log_prob.sum(1).cpu()); u.append(out.caps_presence.cpu())
-    model.train(was_training)
     capsule, u = torch.cat(capsule), torch.cat(u)                              # (B, M), (B, K)
     K, G = model.K, data.pattern_presence.shape[1]
     multi = data.pattern_presence.sum(1) > 1                                   # scenes of 2+ patterns
@@ -113,10 +111,8 @@ def plot_ccae(model, data, n=8, noise=False):
     "Ground truth (top) against the capsules' segmentation in the colours of their matched patterns, wrong points crossed (bottom)."
     import matplotlib.pyplot as plt
     device = next(model.parameters()).device
-    was_training = model.training; model.eval()
     batch = Constellations(*(t[:n] for t in data))
-    try: out = model(batch.corners.to(device), batch.presence.to(device), noise=noise)
-    finally: model.train(was_training)
+    with evaluating(model): out = model(batch.corners.to(device), batch.presence.to(device), noise=noise)
     capsule = out.capsule.cpu()
     match = matched_patterns(capsule, batch.pattern_id, batch.presence, model.K, batch.pattern_presence.shape[1])  # (n, K)
     colour_of = np.where(match >= 0, match, UNMATCHED)                         # (n, K) tab10 index per capsule

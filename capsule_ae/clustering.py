@@ -17,7 +17,7 @@ import torch.nn.functional as F
 from .attention import SetTransformer, check_set
 from .gmm import GaussianMixture
 from .metrics import adjusted_rand_index
-from .training import experiment_config, read_metrics, run_experiment
+from .training import experiment_config, read_metrics, run_experiment, evaluating
 
 
 
@@ -98,18 +98,16 @@ def evaluate_clustering(model, sets, device=None):
     the mean over points; adjusted Rand index of the hard assignments (most probable component per point) against the
     true labels, the mean over sets."""
     device = device or next(model.parameters()).device
-    was_training = model.training; model.eval()
     ll, oracle, ari, oracle_ari = [], [], [], []
     for b in sets:
         X = b.X.to(device)
-        pi_logits, mu, sigma = (t.cpu() for t in model(X))                    # (B, K), (B, K, D), (B, K)
+        with evaluating(model): pi_logits, mu, sigma = (t.cpu() for t in model(X))   # (B, K), (B, K, D), (B, K)
         true = GaussianMixture(b.mu, b.sigma, b.pi.log())
         fitted = GaussianMixture(mu, sigma, pi_logits)
         ll.append(fitted.log_prob(b.X).mean().item()); oracle.append(true.log_prob(b.X).mean().item())
         present = torch.ones_like(b.labels, dtype=torch.bool)                  # (B, N) every point of these sets
         ari.append(adjusted_rand_index(fitted.log_joint(b.X).argmax(-1), b.labels, present))
         oracle_ari.append(adjusted_rand_index(true.log_joint(b.X).argmax(-1), b.labels, present))
-    model.train(was_training)
     return {'ll_per_point': float(np.mean(ll)), 'oracle_ll_per_point': float(np.mean(oracle)),
             'ari': float(np.mean(ari)), 'oracle_ari': float(np.mean(oracle_ari))}
 
@@ -120,10 +118,8 @@ def plot_clustering(model, batch, n=4, axes=None):
     "Scatter `n` sets of `batch` coloured by predicted cluster, with predicted means and 1 and 2 sigma circles."
     import matplotlib.pyplot as plt
     device = next(model.parameters()).device
-    was_training = model.training; model.eval()
     X = batch.X[:n].to(device)
-    pi_logits, mu, sigma = model(X)
-    model.train(was_training)
+    with evaluating(model): pi_logits, mu, sigma = model(X)
     z = GaussianMixture(mu, sigma, pi_logits).log_joint(X).argmax(-1).cpu()   # (n, N) most probable component
     X, mu, sigma, pi = X.cpu(), mu.cpu(), sigma.cpu(), pi_logits.softmax(-1).cpu()
     if axes is None: _, axes = plt.subplots(1, n, figsize=(3.2 * n, 3.2))

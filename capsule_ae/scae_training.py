@@ -18,7 +18,7 @@ from .mnist import mnist_datasets, MNISTBatches
 from .pcae import plot_parts
 from .scae import SCAE, scae_losses
 from .attention import resolve_precision
-from .training import TFRMSprop, experiment_config, run_experiment, read_metrics, plot_metrics, get_device, unwrap
+from .training import TFRMSprop, experiment_config, run_experiment, read_metrics, plot_metrics, get_device, unwrap, evaluating
 
 # %% ../nbs/15_scae_training.ipynb #37044b8e
 def scae_loss(model, batch, weights=None, within=None):
@@ -52,14 +52,13 @@ def lin_pred(train_f, train_y, test_f, test_y):
 @torch.no_grad()
 def scae_features(model, batches, noise=True, limit=None):
     "Prior presences [N, K], posterior masses [N, K], labels [N], test log-likelihoods of the images `batches` serves."
-    was_training = model.training; model.eval()
     P, Q, Y, rec, ll = [], [], [], [], []
-    for x, y in batches:
-        out = model(x, noise)
-        P.append(out.prior_presence.cpu()); Q.append(out.posterior_mass.cpu()); Y.append(y.cpu())
-        rec.append(out.parts.rec_ll.cpu()); ll.append(out.objects.log_prob.cpu())
-        if limit is not None and sum(map(len, Y)) >= limit: break
-    model.train(was_training)
+    with evaluating(model):
+        for x, y in batches:
+            out = model(x, noise)
+            P.append(out.prior_presence.cpu()); Q.append(out.posterior_mass.cpu()); Y.append(y.cpu())
+            rec.append(out.parts.rec_ll.cpu()); ll.append(out.objects.log_prob.cpu())
+            if limit is not None and sum(map(len, Y)) >= limit: break
     cat = lambda ts: torch.cat(ts)[:limit]
     return dict(prior=cat(P), posterior=cat(Q), labels=cat(Y), rec_ll=cat(rec), log_prob=cat(ll))
 

@@ -4,15 +4,15 @@
 
 # %% auto #0
 __all__ = ['CHECKPOINT_GLOBALS', 'RUN_FILES', 'RESUMABLE_CHANGES', 'UNRECORDED_VALUES', 'RUN_OPTIONS', 'get_device',
-           'seed_everything', 'to_device', 'rng_state', 'set_rng_state', 'save_checkpoint', 'UnsafeCheckpoint',
-           'load_checkpoint', 'checkpoint_paths', 'no_checkpoint_error', 'latest_checkpoint', 'MetricsLog',
-           'read_metrics', 'plot_metrics', 'write_run', 'holds_run', 'clear_run', 'ResumeMismatch',
+           'seed_everything', 'to_device', 'evaluating', 'rng_state', 'set_rng_state', 'save_checkpoint',
+           'UnsafeCheckpoint', 'load_checkpoint', 'checkpoint_paths', 'no_checkpoint_error', 'latest_checkpoint',
+           'MetricsLog', 'read_metrics', 'plot_metrics', 'write_run', 'holds_run', 'clear_run', 'ResumeMismatch',
            'check_resume_config', 'dist_info', 'is_main_process', 'shard', 'world_size', 'batch_sum',
            'global_batch_size', 'unwrap', 'RankFailure', 'agree', 'graph_step', 'fit', 'experiment_config',
            'branch_run', 'run_experiment', 'TFRMSprop']
 
 # %% ../nbs/80_training.ipynb #0213ed64
-import json, math, os, pickle, random, re, shutil, time, warnings
+import contextlib, json, math, os, pickle, random, re, shutil, time, warnings
 from pathlib import Path
 import numpy as np
 import torch
@@ -41,6 +41,15 @@ def to_device(batch, device):
     if isinstance(batch, tuple) and hasattr(batch, '_fields'): return type(batch)(*(to_device(v, device) for v in batch))
     if isinstance(batch, (list, tuple)): return type(batch)(to_device(v, device) for v in batch)
     return batch
+
+# %% ../nbs/80_training.ipynb #63051670
+@contextlib.contextmanager
+def evaluating(model):
+    "Eval mode inside the block (dropout off, layers' inference paths); afterwards the mode `model` was in, even on an error."
+    was_training = model.training
+    model.eval()
+    try: yield model
+    finally: model.train(was_training)
 
 # %% ../nbs/80_training.ipynb #26c91b62
 def rng_state():
@@ -404,11 +413,10 @@ def fit(model, loss_fn, data, optimizer, steps=None,
 
     def evaluate():                                     # leaves every random stream of the training as it was
         saved = rng_state()
-        model.eval()
         try:
-            with torch.no_grad(), torch.autocast(device.type, torch.bfloat16, enabled=amp): m = _scalars(eval_fn(model))
-        finally:
-            model.train(); set_rng_state(saved)
+            with evaluating(model), torch.no_grad(), torch.autocast(device.type, torch.bfloat16, enabled=amp):
+                m = _scalars(eval_fn(model))
+        finally: set_rng_state(saved)
         if log: log.log(step, 'eval', m)
         return m
 

@@ -7,7 +7,7 @@ import json, sys
 import numpy as np
 from pathlib import Path
 from capsule_ae.clustering import divergence_step   # the rule chapter 04 prints
-from capsule_ae.training import read_metrics
+from capsule_ae.training import read_metrics, load_checkpoint
 from capsule_ae.cli import command_line        # a run's config -> the command that trains it
 
 # Set Transformer paper, Table 3: held-out log-likelihood per point of amortized clustering, (mean, sd) over seeds
@@ -81,7 +81,7 @@ def clustering_in_progress():
         records = read_metrics(run)
         ckpts = sorted(run.glob('ckpt_*.pt'))
         if not records or not ckpts: continue
-        c = json.loads(json.dumps(__import__('torch').load(ckpts[-1], map_location='cpu', weights_only=False)['config']))
+        c = json.loads(json.dumps(load_checkpoint(ckpts[-1])['config']))
         evals = [r for r in records if r['split'] == 'eval']
         last = f"; its last held-out evaluation, at step {evals[-1]['step']:,}: {evals[-1]['ll_per_point']:.4f}" if evals else ''
         lines.append(f"In progress: `{run.relative_to(root)}`, {c['num_inds']} inducing points, seed {c['seed']}"
@@ -391,6 +391,27 @@ def ccae_long(name='ccae_balanced_long', seeds=(0, 1, 2)):
             f"the fewest points a capsule wins, per seed: {', '.join(f'{x:.2f}' for x in fewest)}. Its checkpoints continue it.", '']
 
 
+def ccae_branches(source='ccae_balanced_long', seeds=(0, 1, 2)):
+    "Branches of the long run (--branch-from): one setting changed at the source's step; their final models on the held-out set."
+    lines = []
+    for run in sorted((root / 'results').glob('ccae_long_*')):
+        ms = [load_json(f'{run.name}/seed_{s}/metrics.json') for s in seeds]
+        if not all(ms): continue
+        c = ms[0]['config']
+        shared = {(e['step'], e['split']): e for e in read_metrics(root / 'results' / source / f'seed_{seeds[0]}')}
+        at = max(e['step'] for e in read_metrics(run / f'seed_{seeds[0]}') if shared.get((e['step'], e['split'])) == e)  # the branch point
+        before = [np.mean([e['segm_acc'] for e in read_metrics(root / 'results' / source / f'seed_{s}')
+                           if e['split'] == 'eval' and e['step'] <= at][-5:]) for s in seeds]
+        after = [np.mean([e['segm_acc'] for e in read_metrics(run / f'seed_{s}') if e['split'] == 'eval'][-5:]) for s in seeds]
+        held = np.array([m['segm_acc'] for m in ms])
+        lines.append(f"Branch `results/{run.name}` (`{command_line('ccae', {**c, 'seed': seeds[0]}).replace(f' --seed {seeds[0]}', '')} "
+                     f"--seeds {','.join(map(str, seeds))} --compile --out results/{run.name}`): from the source's step {at:,} to step "
+                     f"{ms[0]['steps']:,}, the monitor's last-five mean goes from {np.mean(before):.3f} to {np.mean(after):.3f}; the final "
+                     f"models on {ms[0]['n_held_out']:,} held-out constellations: {held.mean():.3f} +- {held.std(ddof=1):.3f} "
+                     f"(ARI {np.mean([m['ari'] for m in ms]):.3f}, split rate {np.mean([m['split_rate'] for m in ms]):.3f}).")
+    return lines + [''] if lines else []
+
+
 def ccae_death():
     "The death-rate table of tools/ccae_death_rate.py, from results/ccae_death/summary.json."
     death = load_json('ccae_death/summary.json')
@@ -533,7 +554,7 @@ def scae():
         if (run / 'metrics.json').exists() or not (run / 'metrics.jsonl').exists(): continue
         ckpts = sorted(run.glob('ckpt_*.pt'))
         if not ckpts: continue
-        c = json.loads(json.dumps(__import__('torch').load(ckpts[-1], map_location='cpu', weights_only=False)['config']))
+        c = json.loads(json.dumps(load_checkpoint(ckpts[-1])['config']))
         evals = [r for r in read_metrics(run) if r['split'] == 'eval']
         last = (f"; its last evaluation, at step {evals[-1]['step']:,} ({int(evals[-1]['n_train']):,} training and "
                 f"{int(evals[-1]['n_test']):,} test images): LIN-MATCH {evals[-1]['lin_match_prior']:.1%}, LIN-PRED "
@@ -566,7 +587,7 @@ def load_json(name):
 
 
 def section():
-    return '\n'.join([START, *capsnet(), *ccae(), *ccae_long(), *ccae_death(), *scae(), *clustering(), *performance(), END])
+    return '\n'.join([START, *capsnet(), *ccae(), *ccae_long(), *ccae_branches(), *ccae_death(), *scae(), *clustering(), *performance(), END])
 
 
 def performance():
