@@ -27,7 +27,7 @@ import torch
 from capsule_ae.attention import set_fast_attention
 from capsule_ae.ccae import CCAE, ccae_losses
 from capsule_ae.constellation import ConstellationStream
-from capsule_ae.training import TFRMSprop, get_device, graph_step
+from capsule_ae.training import official_rmsprop, get_device, graph_replayer
 
 
 def make_step(model, opt, forward):
@@ -47,11 +47,7 @@ def make_graph_step(model, opt, batches):
         losses = ccae_losses(model(b.corners, b.presence), b.presence)
         losses['loss'].backward(); opt.step()
         return losses
-    graph, static, _ = graph_step(train_step, opt, [type(b)(*(t.clone() for t in b)) for b in batches[:4]])
-    def step(batch):
-        for dst, src in zip(static, batch): dst.copy_(src)
-        graph.replay()
-    return step
+    return graph_replayer(train_step, opt, [type(b)(*(t.clone() for t in b)) for b in batches[:4]])
 
 
 def _seed_worker(seed, steps, threads, barrier, queue):
@@ -59,7 +55,7 @@ def _seed_worker(seed, steps, threads, barrier, queue):
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
     model = CCAE()
-    opt = TFRMSprop(model.parameters(), lr=1e-4, decay=0.9, momentum=0.9, eps=1e-2 / 32 ** 2)
+    opt = official_rmsprop(model.parameters(), 1e-4, 32)
     step = make_step(model, opt, model)
     stream = ConstellationStream(32, seed=seed)
     batches = [stream.sample() for _ in range(steps + 3)]
@@ -76,7 +72,7 @@ def stacked_seeds_step(S, compile=False, precision='fp32'):
     models = []
     for s in range(S): torch.manual_seed(s); models.append(set_fast_attention(CCAE(precision=precision), False))
     stack = SeedStack(models)
-    opt = stacked_optimizer(TFRMSprop(models[0].parameters(), lr=1e-4, decay=0.9, momentum=0.9, eps=1e-2 / 32 ** 2),
+    opt = stacked_optimizer(official_rmsprop(models[0].parameters(), 1e-4, 32),
                             list(stack.params.values()))
     loss = lambda model, b: ccae_losses(model(b.corners, b.presence), b.presence)
     fn = stacked_step(stack.base, loss)
@@ -159,14 +155,14 @@ def main(argv=None):
     for name in names:
         model = CCAE(precision='bf16' if name.endswith('bfloat16 encoder') else 'fp32').to(device)
         model = set_fast_attention(model, name != 'eager, reference attention')
-        opt = TFRMSprop(model.parameters(), lr=1e-4, decay=0.9, momentum=0.9, eps=1e-2 / 32 ** 2)
+        opt = official_rmsprop(model.parameters(), 1e-4, 32)
         forward = torch.compile(model) if name.startswith('compiled') else model
         variants[name] = make_step(model, opt, forward)
     stream = ConstellationStream(32, seed=0)
     batches = [type(b)(*(t.to(device) for t in b)) for b in (stream.sample() for _ in range(args.steps))]
     if device.type == 'cuda':
         model = set_fast_attention(CCAE().to(device), True)
-        opt = TFRMSprop(model.parameters(), lr=1e-4, decay=0.9, momentum=0.9, eps=1e-2 / 32 ** 2)
+        opt = official_rmsprop(model.parameters(), 1e-4, 32)
         variants['CUDA graph of the whole step, fused attention'] = make_graph_step(model, opt, batches)
     sync = torch.cuda.synchronize if device.type == 'cuda' else (lambda: None)
     for name, step in variants.items():                     # warm-up (and compilation)

@@ -83,11 +83,6 @@ class OfficialClusterer(nn.Module):
         return (pi + 1e-10).log(), raw[..., 1:3], F.softplus(raw[..., 3])    # log-weights, means, scales
 
 
-def official_loss(model, batch):
-    ll = mog_log_prob(batch.X, *model(batch.X)).mean()
-    return {'loss': -ll, 'll': ll}
-
-
 def copy_ours_into_official(ours, official):
     "Load our MoGClusterer's weights into the official model (same tensors, other names)."
     net, mapping = ours.net, {}
@@ -148,7 +143,6 @@ def main(argv=None):
         models = {}
         torch.manual_seed(seed); models['ours'] = MoGClusterer(num_inds=args.num_inds)
         torch.manual_seed(seed); models['official'] = OfficialClusterer(num_inds=args.num_inds)
-        losses = {'ours': clustering_loss, 'official': official_loss}
         opts = {k: torch.optim.Adam(m.parameters(), lr=1e-3) for k, m in models.items()}
         scheds = {k: torch.optim.lr_scheduler.MultiStepLR(o, [int(protocol['decay_at'] * args.steps)], 0.1) for k, o in opts.items()}
         stream = MoGSets(n_range=protocol['n_range'], seed=seed)
@@ -156,7 +150,7 @@ def main(argv=None):
             batch = stream.sample()
             for k, m in models.items():
                 t0 = time.perf_counter()
-                loss = losses[k](m, batch)['loss']
+                loss = clustering_loss(m, batch)['loss']                       # one objective for both models
                 opts[k].zero_grad(set_to_none=True); loss.backward(); opts[k].step(); scheds[k].step()
                 times[k].append(time.perf_counter() - t0)
             if step % args.eval_every == 0 or step == args.steps:

@@ -6,7 +6,7 @@
 - eager: the whole SCAE step (PCAE + OCAE + probes, the official objective, TF1 RMSProp or Adam), in float32 and with
   both encoders in bfloat16 (`SCAE(precision='bf16')`);
 - compiled: the same models under `torch.compile` (inductor), compiled once before timing (skip with --no-compile);
-- on CUDA also: the whole eager step captured once as a CUDA graph and replayed (`capsule_ae.training.graph_step`).
+- on CUDA also: the whole eager step captured once as a CUDA graph and replayed (`capsule_ae.training.graph_replayer`).
 
     python benchmarks/scae.py [--device cuda] [--batch-size 128] [--optimizer tfrmsprop|adam] [--repeats 5] [--steps 5]
                               [--no-compile] [--json FILE]
@@ -21,13 +21,13 @@ import capsule_ae.pcae as pcae
 from capsule_ae.pcae import render_affine_grid
 from capsule_ae.mnist import mnist_datasets, MNISTBatches
 from capsule_ae.scae import SCAE, scae_losses
-from capsule_ae.training import TFRMSprop, get_device, graph_step
+from capsule_ae.training import official_rmsprop, get_device, graph_replayer
 
 
 def optimizer(params, batch_size, kind='tfrmsprop', capturable=False):
     if capturable: return torch.optim.Adam(params, lr=3e-5, capturable=True)   # a graph needs an optimizer with device-side state
     if kind == 'adam': return torch.optim.Adam(params, lr=3e-4)                 # the CPU recipe's
-    return TFRMSprop(params, lr=3e-5, decay=0.9, momentum=0.9, eps=1e-2 / batch_size ** 2)
+    return official_rmsprop(params, 3e-5, batch_size)
 
 
 def scae_step(model, opt, forward):
@@ -66,11 +66,7 @@ def graph_variant(model, opt, batches):
         losses = scae_losses(model, model(x), y)
         losses['loss'].backward(); opt.step()
         return losses
-    graph, static, _ = graph_step(lambda b: train_step(*b), opt, [tuple(t.clone() for t in b) for b in batches[:4]])
-    def step(batch):
-        for dst, src in zip(static, batch): dst.copy_(src)
-        graph.replay()
-    return step
+    return graph_replayer(lambda b: train_step(*b), opt, [tuple(t.clone() for t in b) for b in batches[:4]])
 
 
 def main(argv=None):

@@ -16,7 +16,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 from .attention import MultiheadAttention, check_set, safe_key_mask, check_precision, low_precision, checks_values, check_finite
 from .gmm import GaussianMixture
-from .training import batch_sum, global_batch_size
+from .distributed import batch_sum, global_batch_size
 
 
 # %% ../nbs/06_ccae.ipynb #0b7000da

@@ -17,7 +17,7 @@ import torch
 from .ccae import CCAE, ccae_losses, geometric_transform
 from .constellation import ConstellationStream, Constellations, held_out_constellations, plot_constellations, SQUARE, TRIANGLE
 from .metrics import adjusted_rand_index, count_matrices, kmeans_batched, segmentation_accuracy
-from .training import TFRMSprop, experiment_config, run_experiment, read_metrics, evaluating
+from .training import official_rmsprop, experiment_config, run_experiment, read_metrics, evaluating
 from .seeds import run_seeds
 from .attention import set_fast_attention
 
@@ -198,7 +198,7 @@ def _build_ccae(device, steps, seed, batch_size, lr, optimizer, n_held_out, eval
     empty_pool = empty_pool or CCAE_RECIPES[recipe]['empty_pool']
     model = CCAE(init=init, empty_pool=empty_pool, precision=precision)
     loss_weights = {**CCAE_RECIPES[recipe]['weights'], **(weights or {})}
-    if optimizer == 'tfrmsprop': opt = TFRMSprop(model.parameters(), lr=lr, decay=0.9, momentum=0.9, eps=1e-2 / batch_size ** 2)
+    if optimizer == 'tfrmsprop': opt = official_rmsprop(model.parameters(), lr, batch_size)
     else: opt = torch.optim.Adam(model.parameters(), lr=lr, capturable=cuda_graph)
     held = held_out_constellations(n_held_out)
     monitor = Constellations(*(t[:1000] for t in held))

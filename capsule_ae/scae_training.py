@@ -18,7 +18,8 @@ from .mnist import mnist_datasets, MNISTBatches
 from .pcae import plot_parts
 from .scae import SCAE, scae_losses
 from .attention import resolve_precision
-from .training import TFRMSprop, experiment_config, run_experiment, read_metrics, plot_metrics, get_device, unwrap, evaluating
+from .training import official_rmsprop, experiment_config, run_experiment, read_metrics, plot_metrics, get_device, evaluating
+from .distributed import unwrap
 
 # %% ../nbs/15_scae_training.ipynb #37044b8e
 def scae_loss(model, batch, weights=None, within=None):
@@ -109,7 +110,7 @@ def _build_scae(device, steps, seed, batch_size, lr, optimizer, weights, within,
     make = lambda: SCAE(n_parts, n_caps, pooling=pooling, presence_attention=presence_attention, mixture=mixture,
                         precision=precision)
     model = make()
-    if optimizer == 'tfrmsprop': opt = TFRMSprop(model.parameters(), lr=lr, decay=0.9, momentum=0.9, eps=1e-2 / batch_size ** 2)
+    if optimizer == 'tfrmsprop': opt = official_rmsprop(model.parameters(), lr, batch_size)
     else: opt = torch.optim.Adam(model.parameters(), lr=lr)
     def evaluate(m, n_train, n_test):
         return evaluate_scae(m, canvases(train_ds, seed + 1), canvases(test_ds, seed + 2), n_train, n_test, seed=seed)

@@ -7,9 +7,8 @@ __all__ = ['CHECKPOINT_GLOBALS', 'RUN_FILES', 'RESUMABLE_CHANGES', 'UNRECORDED_V
            'seed_everything', 'to_device', 'evaluating', 'rng_state', 'set_rng_state', 'save_checkpoint',
            'UnsafeCheckpoint', 'load_checkpoint', 'checkpoint_paths', 'no_checkpoint_error', 'latest_checkpoint',
            'MetricsLog', 'read_metrics', 'plot_metrics', 'write_run', 'holds_run', 'clear_run', 'ResumeMismatch',
-           'check_resume_config', 'dist_info', 'is_main_process', 'shard', 'world_size', 'batch_sum',
-           'global_batch_size', 'unwrap', 'RankFailure', 'agree', 'graph_step', 'fit', 'experiment_config',
-           'branch_run', 'run_experiment', 'TFRMSprop']
+           'check_resume_config', 'graph_step', 'graph_replayer', 'fit', 'experiment_config', 'branch_run',
+           'run_experiment', 'TFRMSprop', 'official_rmsprop']
 
 # %% ../nbs/80_training.ipynb #0213ed64
 import contextlib, json, math, os, pickle, random, re, shutil, time, warnings
@@ -18,6 +17,8 @@ import numpy as np
 import torch
 import torch.nn as nn
 from tqdm.auto import tqdm
+from .distributed import agree, dist_info, is_main_process, shard
+
 
 # %% ../nbs/80_training.ipynb #5c9702d5
 def get_device(device=None):
@@ -206,84 +207,9 @@ def check_resume_config(saved, config, where):
                                   "Resume with the run's own settings, or start afresh with overwrite (--overwrite).")
 
 
-# %% ../nbs/80_training.ipynb #d466e7f3
-def dist_info():
-    "(rank, world_size, local_rank) of this process: (0, 1, 0) outside torchrun."
-    return int(os.environ.get('RANK', 0)), int(os.environ.get('WORLD_SIZE', 1)), int(os.environ.get('LOCAL_RANK', 0))
-
-def is_main_process():
-    "True on rank 0 (and in every ordinary, single-process run)."
-    return dist_info()[0] == 0
-
-def shard(batch, rank, world):
-    "This rank's contiguous slice of every batch-first tensor in `batch` (B must divide by `world`)."
-    if world == 1: return batch
-    if isinstance(batch, torch.Tensor):
-        if batch.shape[0] % world: raise ValueError(f"the global batch size {batch.shape[0]} must be divisible by the {world} processes")
-        n = batch.shape[0] // world
-        return batch[rank * n:(rank + 1) * n]
-    if isinstance(batch, dict): return {k: shard(v, rank, world) for k, v in batch.items()}
-    if isinstance(batch, tuple) and hasattr(batch, '_fields'): return type(batch)(*(shard(v, rank, world) for v in batch))
-    if isinstance(batch, (list, tuple)): return type(batch)(shard(v, rank, world) for v in batch)
-    return batch
-
-def world_size():
-    """The number of processes training together: the live process group's size (1 without one), which must be the
-    `WORLD_SIZE` torchrun set; otherwise the batch-level terms would silently use the wrong batch."""
-    told = dist_info()[1]
-    live = torch.distributed.get_world_size() if torch.distributed.is_available() and torch.distributed.is_initialized() else 1
-    if live != told:
-        raise RuntimeError(f"WORLD_SIZE is {told} but {live} process(es) have joined a process group: the batch-level "
-                           "terms (batch_sum, global_batch_size) would be computed over the wrong batch. Train through "
-                           "fit, which joins the group, or unset WORLD_SIZE outside torchrun")
-    return live
-
-def batch_sum(x):
-    """`x.sum(0)` over the *global* batch: under DDP the per-process sums are added across processes, with gradients
-    to every slice, so batch-level terms (a prior over the whole batch) are those of one process with the whole batch."""
-    s = x.sum(0)
-    if world_size() > 1:
-        from torch.distributed.nn.functional import all_reduce                   # differentiable: backward sums the gradients
-        with warnings.catch_warnings():                                          # deprecated for a private API; still exact
-            warnings.simplefilter('ignore', FutureWarning); s = all_reduce(s)
-    return s
-
-def global_batch_size(B):
-    "The global batch size when this process holds a slice of `B` examples."
-    return B * world_size()
-
-def unwrap(net):
-    "The model inside the wrappers `fit` may put around it (DistributedDataParallel, torch.compile)."
-    from torch.nn.parallel import DistributedDataParallel
-    while True:
-        if isinstance(net, DistributedDataParallel): net = net.module
-        elif isinstance(getattr(net, '_orig_mod', None), nn.Module): net = net._orig_mod   # torch.compile's wrapper
-        else: return net
-
-
 # %% ../nbs/80_training.ipynb #71da0b56
 def _scalars(d):
     return {k: (v.detach().float().item() if isinstance(v, torch.Tensor) else float(v)) for k, v in d.items()}
-
-class RankFailure(RuntimeError):
-    "A step of a distributed run that failed on some rank: every rank raises it, with the failing ranks' errors."
-
-def agree(error, what, step, device):
-    """Raise `error` (an exception or None) here, and under DDP on every rank: one all-reduce tells each process
-    whether any failed, and then every rank raises the same `RankFailure` naming the failing ranks and their errors,
-    instead of the others waiting forever in the next collective."""
-    world = world_size()
-    if world == 1:
-        if error is not None: raise error
-        return
-    failed = torch.tensor([0. if error is None else 1.], device=device)
-    torch.distributed.all_reduce(failed)
-    if not failed.item(): return
-    errors = [None] * world
-    torch.distributed.all_gather_object(errors, None if error is None else f"{type(error).__name__}: {error}")
-    ranks = [r for r, e in enumerate(errors) if e is not None]
-    raise RankFailure(f"{what} failed at step {step} on rank {', '.join(map(str, ranks))} of {world} ("
-                      + '; '.join(f'rank {r}: {errors[r]}' for r in ranks) + "); every rank stopped") from error
 
 def _rank_seed(rank):
     "A torch seed for rank `rank` > 0 derived from the run's seed, so each process draws its own noise."
@@ -323,6 +249,12 @@ def _copy_into(dst, src):
         dst.copy_(src, non_blocking=True); return
     items = dst.values() if isinstance(dst, dict) else dst
     for a, b in zip(items, src.values() if isinstance(src, dict) else src): _copy_into(a, b)
+
+def graph_replayer(step_fn, optimizer, batches):
+    "`graph_step`, then a function that trains on a batch: it copies the batch into the graph's inputs and replays the graph."
+    graph, static, _ = graph_step(step_fn, optimizer, batches)
+    def replay(batch): _copy_into(static, batch); graph.replay()
+    return replay
 
 def fit(model, loss_fn, data, optimizer, steps=None,
         epochs=None,          # instead of steps: passes over `data`, which must have a len()
@@ -561,3 +493,8 @@ class TFRMSprop(torch.optim.Optimizer):
                 mom.mul_(mu).addcdiv_(g, denom.sqrt(), value=lr)               # mom_t, lr inside
                 p.sub_(mom)                                                    # theta_t
         return loss
+
+# %% ../nbs/80_training.ipynb #ce602a4f
+def official_rmsprop(params, lr, batch_size):
+    "TF1 RMSProp as the official CCAE and SCAE runs set it: decay 0.9, momentum 0.9, epsilon 1e-2 / batch_size^2."
+    return TFRMSprop(params, lr=lr, decay=0.9, momentum=0.9, eps=1e-2 / batch_size ** 2)
