@@ -7,7 +7,6 @@ __all__ = ['CapsNetOutput', 'PrimaryCaps', 'DigitCaps', 'margin_loss', 'mask_cap
            'CapsNet', 'capsnet_loss']
 
 # %% ../nbs/10_capsnet.ipynb #05222a0b
-import math
 from collections import namedtuple
 import torch
 from torch import nn

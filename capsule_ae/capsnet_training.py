@@ -7,9 +7,7 @@ __all__ = ['lr_decay', 'capsnet_batch_loss', 'evaluate_capsnet', 'plot_reconstru
            'train_capsnet']
 
 # %% ../nbs/11_capsnet_training.ipynb #c0918b5a
-import json, time
 from functools import partial
-from pathlib import Path
 import numpy as np
 import torch
 from .attention import resolve_precision

@@ -8,7 +8,7 @@ __all__ = ['UNMATCHED', 'CCAE_RECIPES', 'segmentation_diagnostics', 'template_sh
            'train_ccae']
 
 # %% ../nbs/07_ccae_training.ipynb #d37ada03
-import itertools, json, time
+import itertools
 from scipy.optimize import linear_sum_assignment
 from functools import partial
 from pathlib import Path

@@ -7,14 +7,12 @@ __all__ = ['HELD_OUT_SEED', 'CLUSTERING_PROTOCOLS', 'MoGBatch', 'MoGSets', 'mog_
            'held_out_sets', 'evaluate_clustering', 'plot_clustering', 'train_clustering', 'divergence_step']
 
 # %% ../nbs/04_clustering.ipynb #2e53758f
-import json, math, time
-from pathlib import Path
 from typing import NamedTuple
 import numpy as np
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
-from .attention import SetTransformer, check_set
+from .attention import SetTransformer
 from .gmm import GaussianMixture
 from .metrics import adjusted_rand_index
 from .training import experiment_config, read_metrics, run_experiment, evaluating

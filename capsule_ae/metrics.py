@@ -9,7 +9,6 @@ __all__ = ['count_matrices', 'segmentation_accuracy', 'adjusted_rand_index', 'km
 import numpy as np
 import torch
 from scipy.optimize import linear_sum_assignment
-from sklearn.metrics import adjusted_rand_score
 
 # %% ../nbs/03_metrics.ipynb #9ed3c9c2
 def _as_numpy(x): return x.detach().cpu().numpy() if isinstance(x, torch.Tensor) else np.asarray(x)

@@ -10,7 +10,6 @@ import math
 from typing import NamedTuple
 import torch
 import torch.nn as nn
-import torch.nn.functional as F
 from .attention import check_precision, low_precision, checks_values, check_finite
 from .ccae import SCAEEncoder, CapsuleLayer, LOG_DUMMY, safe_log
 from .pcae import PCAEOutput

@@ -15,7 +15,6 @@ import contextlib, json, math, os, pickle, random, re, shutil, time, warnings
 from pathlib import Path
 import numpy as np
 import torch
-import torch.nn as nn
 from tqdm.auto import tqdm
 from .distributed import agree, dist_info, is_main_process, shard
 
