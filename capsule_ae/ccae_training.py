@@ -5,10 +5,10 @@
 # %% auto #0
 __all__ = ['UNMATCHED', 'CCAE_RECIPES', 'segmentation_diagnostics', 'template_shape', 'evaluate_ccae', 'kmeans_baseline',
            'matched_patterns', 'plot_ccae', 'plot_ccae_curves', 'ccae_loss', 'last_evaluations', 'seed_dirs',
-           'train_ccae']
+           'train_ccae', 'ccae_for', 'load_ccae_run']
 
 # %% ../nbs/07_ccae_training.ipynb #d37ada03
-import itertools
+import itertools, json
 from scipy.optimize import linear_sum_assignment
 from functools import partial
 from pathlib import Path
@@ -17,7 +17,8 @@ import torch
 from .ccae import CCAE, ccae_losses, geometric_transform
 from .constellation import ConstellationStream, Constellations, held_out_constellations, plot_constellations, SQUARE, TRIANGLE
 from .metrics import adjusted_rand_index, count_matrices, kmeans_batched, segmentation_accuracy
-from .training import official_rmsprop, experiment_config, run_experiment, read_metrics, evaluating
+from .training import (official_rmsprop, experiment_config, run_experiment, read_metrics, evaluating,
+                                 load_checkpoint, checkpoint_paths)
 from .seeds import run_seeds
 from .attention import set_fast_attention
 
@@ -225,3 +226,20 @@ def _build_ccae(device, steps, seed, batch_size, lr, optimizer, n_held_out, eval
                 fit=dict(steps=steps, eval_fn=eval_fn, eval_every=eval_every or max(steps // 20, 1),
                          checkpoint_every=checkpoint_every, cuda_graph=cuda_graph, compile=compile))
 
+
+# %% ../nbs/07_ccae_training.ipynb #13f38669
+def ccae_for(config):
+    "A CCAE built as a run's `config` says (its pooling of empty scenes and its precision); the weights are the caller's."
+    if 'empty_pool' not in config: empty_pool = 'bias'                         # a config from before the option ran with the bias
+    else: empty_pool = config['empty_pool'] or CCAE_RECIPES[config['recipe']]['empty_pool']
+    return CCAE(empty_pool=empty_pool, precision=config.get('precision', 'fp32'))
+
+def load_ccae_run(run):
+    """(model, metrics) of a CCAE run directory: its final weights (`model.pt`, else its newest checkpoint's) in `ccae_for`
+    its config (from `metrics.json`, else from the checkpoint), and its metrics.json."""
+    run = Path(run); metrics = json.loads((run / 'metrics.json').read_text())
+    weights = load_checkpoint(run / 'model.pt') if (run / 'model.pt').exists() else None
+    newest = None if weights is not None and 'config' in metrics else load_checkpoint(checkpoint_paths(run)[-1])
+    model = ccae_for(metrics.get('config') or newest['config'])
+    model.load_state_dict(newest['model'] if weights is None else weights)
+    return model, metrics
