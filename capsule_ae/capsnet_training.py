@@ -11,7 +11,8 @@ from functools import partial
 import numpy as np
 import torch
 from .attention import resolve_precision
-from .training import experiment_config, run_experiment, plot_metrics, get_device
+from .training import experiment_config, run_experiment, get_device
+from .runs import plot_metrics
 from .mnist import mnist_datasets, MNISTBatches
 from .capsnet import CapsNet, capsnet_loss, mask_capsules
 

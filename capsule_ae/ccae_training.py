@@ -17,8 +17,8 @@ import torch
 from .ccae import CCAE, ccae_losses, geometric_transform
 from .constellation import ConstellationStream, Constellations, held_out_constellations, plot_constellations, SQUARE, TRIANGLE
 from .metrics import adjusted_rand_index, count_matrices, kmeans_batched, segmentation_accuracy
-from .training import (official_rmsprop, experiment_config, run_experiment, read_metrics, evaluating,
-                                 load_checkpoint, checkpoint_paths)
+from .training import official_rmsprop, experiment_config, run_experiment, evaluating
+from .runs import read_metrics, load_checkpoint, checkpoint_paths
 from .seeds import run_seeds
 from .attention import set_fast_attention
 

@@ -8,7 +8,8 @@ __all__ = ['experiments', 'make_parser', 'command_line', 'main', 'entry']
 # %% ../nbs/90_cli.ipynb #02aa7806
 import argparse, inspect, json
 from pathlib import Path
-from .training import ResumeMismatch, UNRECORDED_VALUES, get_device
+from .training import get_device
+from .runs import ResumeMismatch, UNRECORDED_VALUES
 from .distributed import is_main_process
 
 

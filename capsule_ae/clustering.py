@@ -15,7 +15,8 @@ import torch.nn.functional as F
 from .attention import SetTransformer
 from .gmm import GaussianMixture
 from .metrics import adjusted_rand_index
-from .training import experiment_config, read_metrics, run_experiment, evaluating
+from .training import experiment_config, run_experiment, evaluating
+from .runs import read_metrics
 
 
 

@@ -18,7 +18,8 @@ from .mnist import mnist_datasets, MNISTBatches
 from .pcae import plot_parts
 from .scae import SCAE, scae_losses
 from .attention import resolve_precision
-from .training import official_rmsprop, experiment_config, run_experiment, read_metrics, plot_metrics, get_device, evaluating
+from .training import official_rmsprop, experiment_config, run_experiment, get_device, evaluating
+from .runs import read_metrics, plot_metrics
 from .distributed import unwrap
 
 # %% ../nbs/15_scae_training.ipynb #37044b8e

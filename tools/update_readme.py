@@ -7,7 +7,7 @@ import json, sys
 import numpy as np
 from pathlib import Path
 from capsule_ae.clustering import divergence_step   # the rule chapter 04 prints
-from capsule_ae.training import read_metrics, load_checkpoint
+from capsule_ae.runs import read_metrics, load_checkpoint
 from capsule_ae.cli import command_line        # a run's config -> the command that trains it
 
 # Set Transformer paper, Table 3: held-out log-likelihood per point of amortized clustering, (mean, sd) over seeds
