@@ -27,7 +27,8 @@ import torch
 from capsule_ae.attention import set_fast_attention
 from capsule_ae.ccae import CCAE, ccae_losses
 from capsule_ae.constellation import ConstellationStream
-from capsule_ae.training import official_rmsprop, get_device, graph_replayer
+from capsule_ae.training import get_device, graph_replayer
+from capsule_ae.optim import official_rmsprop
 
 
 def make_step(model, opt, forward):

@@ -21,7 +21,8 @@ import capsule_ae.pcae as pcae
 from capsule_ae.pcae import render_affine_grid
 from capsule_ae.mnist import mnist_datasets, MNISTBatches
 from capsule_ae.scae import SCAE, scae_losses
-from capsule_ae.training import official_rmsprop, get_device, graph_replayer
+from capsule_ae.training import get_device, graph_replayer
+from capsule_ae.optim import official_rmsprop
 
 
 def optimizer(params, batch_size, kind='tfrmsprop', capturable=False):

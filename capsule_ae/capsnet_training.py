@@ -8,10 +8,12 @@ __all__ = ['lr_decay', 'capsnet_batch_loss', 'evaluate_capsnet', 'plot_reconstru
 
 # %% ../nbs/11_capsnet_training.ipynb #c0918b5a
 from functools import partial
+from pathlib import Path
 import numpy as np
 import torch
-from .attention import resolve_precision
-from .training import experiment_config, run_experiment, get_device
+from .attention import PRECISIONS, resolve_precision
+from .training import get_device
+from .experiments import Arg, experiment_config, positive, run_experiment
 from .runs import plot_metrics
 from .mnist import mnist_datasets, MNISTBatches
 from .capsnet import CapsNet, capsnet_loss, mask_capsules
@@ -95,15 +97,27 @@ def plot_lengths(model, x, y, n=6):
     return fig
 
 # %% ../nbs/11_capsnet_training.ipynb #58e5a09c
-def train_capsnet(epochs=1,                # passes over the 60,000 training digits
-                  steps=None,              # or a number of steps instead of epochs
-                  seed=0, out=None, resume=False, overwrite=False, device=None,
-                  batch_size=128, lr=1e-3, decay_rate=0.96, decay_steps=2000,
-                  iterations=3, detach_routing=False, recon_weight=0.0005, max_shift=2,
-                  root=None,               # MNIST folder (default ~/.cache/capsule_ae or $CAPSULE_AE_DATA)
-                  test_size=None,          # evaluate on the first this many test digits (default: all 10,000)
-                  precision='auto',        # 'bf16': the convolutions under bfloat16 autocast (see CapsNet); 'auto': bf16 where native
-                  compile=False, checkpoint_every=200, eval_every=None, progress=True):
+def train_capsnet(epochs: Arg('passes over the 60,000 training digits', positive) = 1,
+                  steps: Arg('training steps instead of epochs', positive) = None,
+                  seed: Arg('random seed', int) = 0,
+                  out=None, resume=False, overwrite=False, device=None,
+                  batch_size: Arg('digits per step', positive) = 128,
+                  lr: Arg('Adam learning rate, times --decay-rate every --decay-steps steps', float) = 1e-3,
+                  decay_rate: Arg('exponential decay of the learning rate, as the official code', float) = 0.96,
+                  decay_steps: Arg('steps over which the learning rate falls by --decay-rate (469: one epoch at batch 128)',
+                                   positive) = 2000,
+                  iterations: Arg('routing iterations', positive) = 3,
+                  detach_routing: Arg('stop gradients through the inner routing iterations') = False,
+                  recon_weight: Arg('weight of the reconstruction loss (0 for none)', float) = 0.0005,
+                  max_shift=2,             # random shifts of up to this many pixels, as the paper
+                  root: Arg('MNIST folder (default $CAPSULE_AE_DATA or ~/.cache/capsule_ae)', Path, flag='--data') = None,
+                  test_size: Arg('evaluate on the first this many test digits (default: all 10,000)', positive) = None,
+                  precision: Arg('bf16: the two convolutions under bfloat16 autocast, routing and loss in float32; auto: '
+                                 'bf16 where the device computes it natively', choices=('auto', *PRECISIONS)) = 'auto',
+                  compile: Arg('run the model through torch.compile') = False,
+                  checkpoint_every: Arg('steps between checkpoints', positive) = 200,
+                  eval_every: Arg('steps between test evaluations (default: every epoch)', positive) = None,
+                  progress=True):
     "Train CapsNet on MNIST as the paper did; returns (model, metrics). Writes a run directory when `out` is set."
     if steps is None and epochs is None: raise ValueError("give epochs or steps")
     precision = resolve_precision(precision, get_device(device))         # the run records what it used

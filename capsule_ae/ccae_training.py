@@ -14,13 +14,16 @@ from functools import partial
 from pathlib import Path
 import numpy as np
 import torch
-from .ccae import CCAE, ccae_losses, geometric_transform
+from .ccae import CCAE, CCAE_LOSS_WEIGHTS, CCAE_PRIORS, ccae_losses
+from .capsule_layer import EMPTY_POOL, geometric_transform
 from .constellation import ConstellationStream, Constellations, held_out_constellations, plot_constellations, SQUARE, TRIANGLE
 from .metrics import adjusted_rand_index, count_matrices, kmeans_batched, segmentation_accuracy
-from .training import official_rmsprop, experiment_config, run_experiment, evaluating
+from .training import evaluating
+from .optim import official_rmsprop
+from .experiments import Arg, experiment_config, loss_weight, positive, run_experiment, seed_list
 from .runs import read_metrics, load_checkpoint, checkpoint_paths
 from .seeds import run_seeds
-from .attention import set_fast_attention
+from .attention import PRECISIONS, set_fast_attention
 
 
 # %% ../nbs/07_ccae_training.ipynb #fca014b5
@@ -168,15 +171,37 @@ def seed_dirs(out, seeds):
     "The run directory of each seed of a multi-seed run in `out`: out/seed_<s>."
     return None if out is None else [Path(out) / f'seed_{s}' for s in seeds]
 
-def train_ccae(steps=30_000, seed=0, out=None, resume=False, overwrite=False, device=None, batch_size=32, lr=1e-4,
-               optimizer='tfrmsprop', n_held_out=10_000, eval_every=None, checkpoint_every=2_000, progress=True, init='tf',
-               prior='official', recipe='balanced', weights=None,
-               empty_pool=None,    # how the encoder pools a scene without points: 'official' or 'bias' (default: the recipe's)
-               precision='fp32',   # 'bf16': the encoder under bfloat16 autocast (the capsules and the likelihood stay float32)
-               seeds=None,         # train these seeds together in one process (run directories out/seed_<s>); `seed` is then unused
-               branch_from=None,   # a run directory (with seeds: holding seed_<s>): start from its newest checkpoint (branch_run)
-               compile=False,      # torch.compile the forward pass (one seed) or the stacked step (several); not part of the config
-               cuda_graph=False):  # capture the whole step as one CUDA graph (CUDA only; not part of the config: same run)
+def train_ccae(steps: Arg('training steps', positive) = 30_000,
+               seed: Arg('random seed', int) = 0,
+               out=None, resume=False, overwrite=False, device=None,
+               batch_size: Arg('constellations per step, as the official run', positive) = 32,
+               lr: Arg('learning rate, constant', float) = 1e-4,
+               optimizer: Arg('TF1-style RMSProp, as the official run, or Adam', choices=('tfrmsprop', 'adam')) = 'tfrmsprop',
+               n_held_out: Arg('held-out constellations for the final metrics', positive, flag='--held-out') = 10_000,
+               eval_every: Arg('steps between evaluations on 1,000 held-out examples (default: 20 per run)', positive) = None,
+               checkpoint_every: Arg('steps between checkpoints', positive) = 2_000,
+               progress=True,
+               init: Arg("encoder initialisation: the official code's (tf) or PyTorch's", choices=('tf', 'torch')) = 'tf',
+               prior: Arg("presences the prior sparsity terms see: the official code's binary ones without gradient "
+                          "(official) or the paper's differentiable max_n a_k a_kn (soft)", choices=CCAE_PRIORS) = 'official',
+               recipe: Arg("loss weights: the official run's (official), or with the posterior between-example entropy at "
+                           "weight 10 that keeps every capsule in use (balanced)", choices=tuple(CCAE_RECIPES)) = 'balanced',
+               weights: Arg("override one loss weight on top of the recipe's, e.g. --weight posterior_between=3 (terms as in "
+                            "CCAE_LOSS_WEIGHTS)", loss_weight(CCAE_LOSS_WEIGHTS), flag='--weight', repeat=True) = None,
+               empty_pool: Arg("what the encoder's pooling gives a scene without points: the average over its absent points, "
+                               "as the official code (official), or the pooling's bias (bias); default: the recipe's",
+                               choices=EMPTY_POOL) = None,
+               precision: Arg('bf16: the encoder under bfloat16 autocast, the capsules and likelihood in float32',
+                              choices=PRECISIONS) = 'fp32',
+               seeds: Arg('train several seeds together in one process, e.g. 0-7 or 0,3,5; each writes --out/seed_<s> '
+                          '(instead of --seed)', seed_list) = None,
+               branch_from: Arg("start from the newest checkpoint of the run in this directory (with --seeds: its seed_<s>) "
+                                "with this command's settings; it is left as it is; continue the branch with --resume",
+                                str) = None,
+               compile: Arg('compile the training step with torch.compile (about a minute of compilation, then faster '
+                            'steps); not part of the config') = False,
+               cuda_graph: Arg('capture the whole training step as one CUDA graph (CUDA only; about 12x faster on an '
+                               'H200); not part of the config') = False):
     """Train the CCAE on constellations with a recipe of `CCAE_RECIPES` (loss weights on top of the official ones, then
     `weights`); returns (model, metrics), or with `seeds` (models, [metrics]) in the order of `seeds`."""
     if recipe not in CCAE_RECIPES: raise ValueError(f"recipe must be one of {list(CCAE_RECIPES)}, got {recipe!r}")

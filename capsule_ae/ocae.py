@@ -11,7 +11,7 @@ from typing import NamedTuple
 import torch
 import torch.nn as nn
 from .attention import check_precision, low_precision, checks_values, check_finite
-from .ccae import SCAEEncoder, CapsuleLayer, LOG_DUMMY, safe_log
+from .capsule_layer import SCAEEncoder, CapsuleLayer, LOG_DUMMY, safe_log
 from .pcae import PCAEOutput
 
 # %% ../nbs/13_ocae.ipynb #1f1f89ae

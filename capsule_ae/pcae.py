@@ -14,7 +14,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 from .attention import check_precision, low_precision, check_finite
 from .gmm import GaussianMixture
-from .ccae import geometric_transform, safe_log, sonnet_normal_
+from .capsule_layer import geometric_transform, safe_log, sonnet_normal_
 
 # %% ../nbs/12_pcae.ipynb #0689706a
 def check_images(x, size=40, channels=1):

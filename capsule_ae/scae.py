@@ -10,7 +10,7 @@ from typing import NamedTuple
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
-from .ccae import prior_sparsity, posterior_sparsity
+from .capsule_layer import prior_sparsity, posterior_sparsity
 from .attention import checks_values
 from .pcae import PCAE, PCAEOutput
 from .ocae import OCAE, OCAEOutput

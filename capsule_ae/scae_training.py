@@ -8,6 +8,7 @@ __all__ = ['SCAE_OPTIMIZERS', 'LAST_KEYS', 'scae_loss', 'matching_accuracy', 'li
 
 # %% ../nbs/15_scae_training.ipynb #68c7ac27
 from functools import partial
+from pathlib import Path
 import numpy as np
 import torch
 from scipy.optimize import linear_sum_assignment
@@ -15,10 +16,14 @@ from sklearn.cluster import KMeans
 from sklearn.linear_model import LogisticRegression
 from .metrics import count_matrices
 from .mnist import mnist_datasets, MNISTBatches
-from .pcae import plot_parts
-from .scae import SCAE, scae_losses
-from .attention import resolve_precision
-from .training import official_rmsprop, experiment_config, run_experiment, get_device, evaluating
+from .pcae import POOLINGS, plot_parts
+from .scae import SCAE, SCAE_LOSS_WEIGHTS, scae_losses
+from .attention import PRECISIONS, resolve_precision
+from .capsule_layer import PRESENCE_ATTENTION
+from .ocae import MIXTURES
+from .training import get_device, evaluating
+from .optim import official_rmsprop
+from .experiments import Arg, experiment_config, loss_weight, positive, run_experiment
 from .runs import read_metrics, plot_metrics
 from .distributed import unwrap
 
@@ -79,19 +84,36 @@ def evaluate_scae(model, train_batches, test_batches, n_train=None, n_test=None,
 # %% ../nbs/15_scae_training.ipynb #88f16909
 SCAE_OPTIMIZERS = ('tfrmsprop', 'adam')
 
-def train_scae(steps=300_000, seed=0, out=None, resume=False, overwrite=False, device=None,
-               batch_size=128, lr=3e-5,
-               optimizer='tfrmsprop',         # the official TF1 RMSProp, or 'adam'
-               weights=None,                  # loss weights over SCAE_LOSS_WEIGHTS
-               within=None,                   # within-example prior target (default K/C = 3.2, as the official run)
-               pooling='official', presence_attention='official', mixture='official',
-               n_parts=40, n_caps=32,         # part and object capsules (the official run; the paper's MNIST table: 24 and 24)
-               root=None,                     # MNIST folder (default ~/.cache/capsule_ae or $CAPSULE_AE_DATA)
-               n_eval_train=10_000, n_eval_test=10_000,   # images for the evaluations during training
-               n_final_train=None, n_final_test=None,     # and for the final one (default: all 60,000 and 10,000)
-               precision='auto',              # 'bf16': both encoders under bfloat16 autocast (see SCAE); 'auto': bf16 where native
-               compile=False,                 # the forward pass through torch.compile (speed: benchmarks/scae.py)
-               eval_every=None, checkpoint_every=1000, progress=True):
+def train_scae(steps: Arg('training steps', positive) = 300_000,
+               seed: Arg('random seed', int) = 0,
+               out=None, resume=False, overwrite=False, device=None,
+               batch_size: Arg('images per step', positive) = 128,
+               lr: Arg('learning rate, constant', float) = 3e-5,
+               optimizer: Arg('TF1-style RMSProp, as the official run, or Adam', choices=SCAE_OPTIMIZERS) = 'tfrmsprop',
+               weights: Arg('override one loss weight, e.g. --weight posterior_between=10 (terms as in SCAE_LOSS_WEIGHTS)',
+                            loss_weight(SCAE_LOSS_WEIGHTS), flag='--weight', repeat=True) = None,
+               within: Arg('within-example prior target (default: K/C = 3.2, what the official run used)', float) = None,
+               pooling: Arg("the PCAE's attention pooling: the official reshape or the paper's one map per part",
+                            choices=POOLINGS) = 'official',
+               presence_attention: Arg('how part presences steer the OCAE encoder', choices=PRESENCE_ATTENTION) = 'official',
+               mixture: Arg("the part likelihood's weights: unnormalised as the official code, or normalised",
+                            choices=MIXTURES) = 'official',
+               n_parts: Arg("part capsules (the official run; the paper's MNIST table: 24)", positive) = 40,
+               n_caps: Arg("object capsules (the official run; the paper's MNIST table: 24)", positive) = 32,
+               root: Arg('MNIST folder (default $CAPSULE_AE_DATA or ~/.cache/capsule_ae)', Path, flag='--data') = None,
+               n_eval_train: Arg('training images that fit k-means and the probe at each evaluation', positive,
+                                 flag='--eval-train') = 10_000,
+               n_eval_test: Arg('test images scored at each evaluation', positive, flag='--eval-test') = 10_000,
+               n_final_train: Arg('training images for the final evaluation (default: all)', positive,
+                                  flag='--final-train') = None,
+               n_final_test: Arg('test images for the final evaluation (default: all)', positive, flag='--final-test') = None,
+               precision: Arg('bf16: the part and object encoders under bfloat16 autocast, rendering and likelihoods in '
+                              'float32; auto: bf16 where the device computes it natively',
+                              choices=('auto', *PRECISIONS)) = 'auto',
+               compile: Arg('run the model through torch.compile (speed: benchmarks/scae.py)') = False,
+               eval_every: Arg('steps between evaluations (default: 20 per run)', positive) = None,
+               checkpoint_every: Arg('steps between checkpoints', positive) = 1000,
+               progress=True):
     "Train the image SCAE on MNIST (the official recipe by default); returns (model, metrics). Writes a run directory when `out` is set."
     if optimizer not in SCAE_OPTIMIZERS: raise ValueError(f"optimizer must be one of {SCAE_OPTIMIZERS}, got {optimizer!r}")
     if n_parts < 1 or n_caps < 1: raise ValueError(f"n_parts and n_caps must be positive, got {n_parts} and {n_caps}")

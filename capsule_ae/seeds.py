@@ -11,7 +11,8 @@ import copy, inspect, time
 from pathlib import Path
 import torch
 from torch.func import functional_call, grad, stack_module_state, vmap
-from .training import get_device, seed_everything, to_device, branch_run, _progress_bar, _scalars
+from .training import get_device, seed_everything, to_device, _progress_bar, _scalars
+from .experiments import branch_run
 from .runs import (MetricsLog, check_resume_config, clear_run, holds_run, latest_checkpoint,
                              no_checkpoint_error, checkpoint_paths, rng_state, save_checkpoint, set_rng_state,
                              write_run)
