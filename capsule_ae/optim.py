@@ -10,7 +10,7 @@ import torch
 
 # %% ../nbs/77_optim.ipynb #d33696b2
 class TFRMSprop(torch.optim.Optimizer):
-    "RMSProp as TensorFlow 1's tf.train.RMSPropOptimizer computes it: ms starts at 1, lr in the momentum, eps in the root."
+    "RMSProp as TensorFlow 1's tf.train.RMSPropOptimizer computes it: ms from 1, lr in the momentum, eps in the root."
     def __init__(self, params, lr=1e-3, decay=0.9, momentum=0.0, eps=1e-10, centered=False):
         if lr < 0 or eps < 0 or not 0 <= decay < 1 or momentum < 0:
             raise ValueError(f"invalid TFRMSprop settings: lr={lr}, decay={decay}, momentum={momentum}, eps={eps}")

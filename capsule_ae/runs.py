@@ -5,8 +5,8 @@
 # %% auto #0
 __all__ = ['CHECKPOINT_GLOBALS', 'RUN_FILES', 'RESUMABLE_CHANGES', 'UNRECORDED_VALUES', 'rng_state', 'set_rng_state',
            'save_checkpoint', 'UnsafeCheckpoint', 'load_checkpoint', 'checkpoint_paths', 'no_checkpoint_error',
-           'latest_checkpoint', 'MetricsLog', 'read_metrics', 'plot_metrics', 'write_run', 'holds_run', 'clear_run',
-           'ResumeMismatch', 'check_resume_config']
+           'latest_checkpoint', 'MetricsLog', 'read_metrics', 'last_evaluations', 'plot_metrics', 'write_run',
+           'holds_run', 'clear_run', 'ResumeMismatch', 'check_resume_config']
 
 # %% ../nbs/78_runs.ipynb #4a193caa
 import json, os, pickle, random, re, warnings
@@ -102,6 +102,12 @@ def read_metrics(path):
         try: records.append(json.loads(line))
         except json.JSONDecodeError: warnings.warn(f"{path}: skipped line {i + 1}, cut short (a killed process) or corrupt")
     return records
+
+def last_evaluations(evals, keys, n=5):
+    """The mean of each of `keys` over the last `n` evaluation records, as 'last{n}_<key>': a run's result that does
+    not hang on one snapshot. A key that one of those records lacks is left out."""
+    tail = evals[-n:]
+    return {f'last{n}_{k}': float(np.mean([e[k] for e in tail])) for k in keys if tail and all(k in e for e in tail)}
 
 # %% ../nbs/78_runs.ipynb #a579c144
 def plot_metrics(path, keys=None, split=None, ax=None):
