@@ -15,7 +15,8 @@ import torch.nn.functional as F
 
 # %% ../nbs/01_attention.ipynb #cce817d0
 def attention_reference(Q, K, V, mask=None, scale=None, bias=None):
-    "softmax(Q K^T * scale + bias) V written out; `mask` [B, Nk] is True where a key may be attended to, `bias` [B, Nk] is added to its logits."
+    """softmax(Q K^T * scale + bias) V written out; `mask` [B, Nk] is True where a key may be attended to, `bias` [B,
+    Nk] is added to its logits."""
     scale = 1 / math.sqrt(Q.shape[-1]) if scale is None else scale
     logits = Q @ K.transpose(-2, -1) * scale                               # (B, h, Nq, Nk)
     if bias is not None: logits = logits + bias[:, None, None, :]
@@ -36,28 +37,35 @@ def attention_fast(Q, K, V, mask=None, scale=None, bias=None):
 # %% ../nbs/01_attention.ipynb #48dcaf7b
 def check_set(X, dim, mask=None, name='X'):
     "Raise an error saying what was expected unless `X` is a float set [B, N, dim] and `mask` a bool [B, N]."
-    if not isinstance(X, torch.Tensor): raise TypeError(f"{name} must be a tensor of shape [B, N, {dim}], got {type(X).__name__}")
+    if not isinstance(X, torch.Tensor):
+        raise TypeError(f"{name} must be a tensor of shape [B, N, {dim}], got {type(X).__name__}")
     if X.dim() != 3: raise ValueError(f"{name} must have shape [B, N, {dim}] (3 dims), got shape {tuple(X.shape)}")
-    if X.shape[-1] != dim: raise ValueError(f"{name} must have {dim} features, shape [B, N, {dim}], got shape {tuple(X.shape)}")
+    if X.shape[-1] != dim:
+        raise ValueError(f"{name} must have {dim} features, shape [B, N, {dim}], got shape {tuple(X.shape)}")
     if not X.is_floating_point(): raise TypeError(f"{name} must be a floating-point tensor, got dtype {X.dtype}")
     if mask is None: return
     if not isinstance(mask, torch.Tensor) or mask.dtype != torch.bool:
-        raise TypeError(f"mask must be a bool tensor of shape [B, N] (True = present), got {getattr(mask, 'dtype', type(mask).__name__)}")
+        raise TypeError("mask must be a bool tensor of shape [B, N] (True = present), got "
+                        f"{getattr(mask, 'dtype', type(mask).__name__)}")
     if mask.shape != X.shape[:2]:
-        raise ValueError(f"mask must have shape [B, N] = {tuple(X.shape[:2])} to match {name}, got shape {tuple(mask.shape)}")
+        raise ValueError(f"mask must have shape [B, N] = {tuple(X.shape[:2])} to match {name}, got shape "
+                         f"{tuple(mask.shape)}")
 
 # %% ../nbs/01_attention.ipynb #d2e4c876
 def checks_values(x):
-    "Whether a model checks the values of `x`: a CPU tensor outside torch.compile and torch.func (elsewhere a check would sync)."
+    """Whether a model checks the values of `x`: a CPU tensor outside torch.compile and torch.func (elsewhere a check
+    would sync)."""
     if torch.compiler.is_compiling() or x.device.type != 'cpu': return False
     return not torch._C._functorch.is_functorch_wrapped_tensor(x)   # under vmap a check is data-dependent control flow
 
 def check_finite(X, mask=None, name='X'):
-    "Raise unless the present elements of `X` [B, N, ...] (all of them without `mask` [B, N]) are finite, where `checks_values`."
+    """Raise unless the present elements of `X` [B, N, ...] (all of them without `mask` [B, N]) are finite, where
+    `checks_values`."""
     if not checks_values(X): return
     bad = ~torch.isfinite(X)
     if mask is not None: bad = bad & mask.reshape(*mask.shape, *[1] * (X.dim() - mask.dim())).bool()
-    if bad.any(): raise ValueError(f"{name} holds NaN or infinite values ({int(bad.sum())} of them) where it is present")
+    if bad.any():
+        raise ValueError(f"{name} holds NaN or infinite values ({int(bad.sum())} of them) where it is present")
 
 # %% ../nbs/01_attention.ipynb #d28139bf
 def safe_key_mask(mask):
@@ -66,7 +74,8 @@ def safe_key_mask(mask):
 
 # %% ../nbs/01_attention.ipynb #99738bb9
 class MultiheadAttention(nn.Module):
-    "Multihead(X, Y, Y): projections W^Q, W^K, W^V, h heads, optional W^O; `mask` [B, Nk] marks the present elements of Y."
+    """Multihead(X, Y, Y): projections W^Q, W^K, W^V, h heads, optional W^O; `mask` [B, Nk] marks the present elements
+    of Y."""
     def __init__(self, dim_Q, dim_K, dim_V, num_heads,
                  head_scale=False, # divide logits by sqrt(dim_V / num_heads) (paper text) instead of sqrt(dim_V) (official code)
                  out_proj=False,   # apply an output projection W^O after the heads (paper text; the official code has none)
@@ -80,16 +89,19 @@ class MultiheadAttention(nn.Module):
         self.fast = True  # scaled_dot_product_attention; False: attention_reference
 
     def attend(self, X, Y, mask=None, bias=None):
-        "(X W^Q [B, Nq, dim_V], Multihead(X, Y, Y) [B, Nq, dim_V]) for X [B, Nq, dim_Q] and Y [B, Nk, dim_K]; `bias` [B, Nk] is added to the logits."
+        """(X W^Q [B, Nq, dim_V], Multihead(X, Y, Y) [B, Nq, dim_V]) for X [B, Nq, dim_Q] and Y [B, Nk, dim_K]; `bias`
+        [B, Nk] is added to the logits."""
         check_set(X, self.dim_Q, name='X (queries)'); check_set(Y, self.dim_K, mask, name='Y (keys)')
-        if X.shape[0] != Y.shape[0]: raise ValueError(f"X and Y must have the same batch size, got {X.shape[0]} and {Y.shape[0]}")
+        if X.shape[0] != Y.shape[0]:
+            raise ValueError(f"X and Y must have the same batch size, got {X.shape[0]} and {Y.shape[0]}")
         B, Nq, h = X.shape[0], X.shape[1], self.num_heads
         if mask is not None: Y = Y.masked_fill(~mask[..., None], 0.)          # padding never leaks, even NaN
         Q, K, V = self.fc_q(X), self.fc_k(Y), self.fc_v(Y)                     # (B, Nq, dV), (B, Nk, dV) x2
         if mask is not None: V, mask = V.masked_fill(~mask[..., None], 0.), safe_key_mask(mask)
         heads = lambda T: T.view(B, T.shape[1], h, self.dim_V // h).transpose(1, 2)   # (B, h, N, dV/h), N or B may be 0
         attend = attention_fast if self.fast else attention_reference
-        if bias is not None and bias.shape != Y.shape[:2]: raise ValueError(f"bias must have shape [B, Nk] = {tuple(Y.shape[:2])}, got {tuple(bias.shape)}")
+        if bias is not None and bias.shape != Y.shape[:2]:
+            raise ValueError(f"bias must have shape [B, Nk] = {tuple(Y.shape[:2])}, got {tuple(bias.shape)}")
         O = attend(heads(Q), heads(K), heads(V), mask, self.scale, bias)       # (B, h, Nq, dV/h)
         O = O.transpose(1, 2).reshape(B, Nq, self.dim_V)                       # (B, Nq, dV)
         return Q, (O if self.fc_out is None else self.fc_out(O))
@@ -166,7 +178,8 @@ class PMA(nn.Module):
 
 # %% ../nbs/01_attention.ipynb #f57e31ef
 class SetTransformer(nn.Module):
-    "Encoder ISAB, ISAB (or SAB, SAB); decoder PMA_k, SAB, SAB, Linear. X [B, N, dim_input] -> [B, num_outputs, dim_output]."
+    """Encoder ISAB, ISAB (or SAB, SAB); decoder PMA_k, SAB, SAB, Linear. X [B, N, dim_input] -> [B, num_outputs,
+    dim_output]."""
     def __init__(self, dim_input, num_outputs, dim_output, num_inds=32, dim_hidden=128, num_heads=4, ln=False, **kwargs):
         super().__init__()
         self.dim_input = dim_input
@@ -186,7 +199,8 @@ class SetTransformer(nn.Module):
 
 # %% ../nbs/01_attention.ipynb #87dcc58e
 def set_fast_attention(model, fast=True):
-    "Switch every attention inside `model` to the fused path (`fast=True`) or to `attention_reference`; returns `model`."
+    """Switch every attention inside `model` to the fused path (`fast=True`) or to `attention_reference`; returns
+    `model`."""
     for m in model.modules():
         if isinstance(m, MultiheadAttention): m.fast = fast
     return model
@@ -200,11 +214,13 @@ def check_precision(precision):
     return precision
 
 def low_precision(x, precision):
-    "The region of a model that may run in `precision`: bfloat16 autocast on `x`'s device for 'bf16', nothing for 'fp32'."
+    """The region of a model that may run in `precision`: bfloat16 autocast on `x`'s device for 'bf16', nothing for
+    'fp32'."""
     return torch.autocast(x.device.type, torch.bfloat16, enabled=check_precision(precision) == 'bf16')
 
 def native_bf16(device):
-    "Whether `device` computes bfloat16 products natively: a CUDA GPU that supports it, or a CPU with AVX512_BF16 or AMX."
+    """Whether `device` computes bfloat16 products natively: a CUDA GPU that supports it, or a CPU with AVX512_BF16 or
+    AMX."""
     device = torch.device(device)
     if device.type == 'cuda': return torch.cuda.is_available() and torch.cuda.is_bf16_supported()
     try: flags = open('/proc/cpuinfo').read()

@@ -16,7 +16,8 @@ from .routing import squash, capsule_length, dynamic_routing
 
 # %% ../nbs/10_capsnet.ipynb #db44aaec
 class PrimaryCaps(nn.Module):
-    "A convolution whose output channels are read as `types` capsule types of `dim` dimensions at each position, squashed."
+    """A convolution whose output channels are read as `types` capsule types of `dim` dimensions at each position,
+    squashed."""
     def __init__(self, in_channels=256, types=32, dim=8, kernel_size=9, stride=2):
         super().__init__()
         self.types, self.dim = types, dim
@@ -101,12 +102,14 @@ class CapsNet(nn.Module):
 
     def _check(self, x, y):
         if x.dim() != 4 or tuple(x.shape[1:]) != self.in_shape:
-            raise ValueError(f"CapsNet expects images [B, {', '.join(map(str, self.in_shape))}], got shape {tuple(x.shape)}")
+            raise ValueError(f"CapsNet expects images [B, {', '.join(map(str, self.in_shape))}], got shape "
+                             f"{tuple(x.shape)}")
         if not x.is_floating_point(): raise TypeError(f"images must be floating point in [0, 1], got {x.dtype}")
         check_finite(x, name='images')                                     # values: on the CPU only (checks_values)
         if y is not None:
             if y.shape != x.shape[:1] or y.dtype != torch.long:
-                raise ValueError(f"labels must be a LongTensor of shape [{x.shape[0]}], got {y.dtype} of shape {tuple(y.shape)}")
+                raise ValueError(f"labels must be a LongTensor of shape [{x.shape[0]}], got {y.dtype} of shape "
+                                 f"{tuple(y.shape)}")
             if len(y) and checks_values(y) and (y.min() < 0 or y.max() >= self.n_classes):
                 raise ValueError(f"labels must lie in [0, {self.n_classes}), got {y.min().item()}..{y.max().item()}")
 

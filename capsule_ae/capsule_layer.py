@@ -29,7 +29,8 @@ class SCAESelfAttention(nn.Module):
         self.ln1 = nn.LayerNorm(dim) if ln else nn.Identity()
 
     def forward(self, x, mask=None, presence=None, bias=None):
-        "`mask` [B, M] bool: the keys to attend; a = `presence` [B, M] float when given (absent inputs then stay as they are), else the mask."
+        """`mask` [B, M] bool: the keys to attend; a = `presence` [B, M] float when given (absent inputs then stay as
+        they are), else the mask."""
         check_set(x, self.dim, mask)
         if mask is not None and presence is None: x = x.masked_fill(~mask[..., None], 0.)
         y = self.attn(x, x, mask, bias) + x                                    # (B, M, d)
@@ -89,7 +90,8 @@ class SCAEEncoder(nn.Module):
         bias = None
         if presence is not None:
             if mask is not None: raise ValueError("give either mask or presence, not both")
-            if presence.shape != x.shape[:2]: raise ValueError(f"presence must have shape [B, M] = {tuple(x.shape[:2])}, got {tuple(presence.shape)}")
+            if presence.shape != x.shape[:2]:
+                raise ValueError(f"presence must have shape [B, M] = {tuple(x.shape[:2])}, got {tuple(presence.shape)}")
             if self.presence_attention == 'official': mask = presence == presence.amax(-1, keepdim=True)   # logits - (1 - p) 1e32
             else: bias = safe_log(presence)                                    # keys weighted by presence
         h = self.inp(x)                                                        # (B, M, d)
@@ -163,7 +165,8 @@ class CapsuleParams(NamedTuple):
 VOTE_KINDS = ('point', 'pose')
 
 class CapsuleLayer(nn.Module):
-    "K object capsules with N votes each, from features [B, K, dim_in]; votes are points (CCAE) or affine part poses (OCAE)."
+    """K object capsules with N votes each, from features [B, K, dim_in]; votes are points (CCAE) or affine part poses
+    (OCAE)."""
     def __init__(self, n_caps=3, n_votes=4, dim_in=32, dim_caps=32, mlp_hidden=128, noise_scale=4., similarity=True, vote='point'):
         super().__init__()
         if vote not in VOTE_KINDS: raise ValueError(f"vote must be one of {VOTE_KINDS}, got {vote!r}")
@@ -177,12 +180,14 @@ class CapsuleLayer(nn.Module):
         nn.init.uniform_(self.OP_static, -math.sqrt(6 / (fan_in + fan_out)), math.sqrt(6 / (fan_in + fan_out)))
 
     def noise_draws(self, B, generator=None, dtype=None, device=None):
-        "The uniform draws of the presence noise for B examples, (caps [B, K, 1], votes [B, K, N]), capsule-major in memory."
+        """The uniform draws of the presence noise for B examples, (caps [B, K, 1], votes [B, K, N]), capsule-major in
+        memory."""
         draw = lambda n: torch.rand(self.K, B, n, generator=generator, dtype=dtype, device=device).transpose(0, 1)
         return draw(1), draw(self.N)                                           # (B, K, 1), (B, K, N)
 
     def forward(self, h, noise=True):
-        "Capsule features h [B, K, dim_in] -> CapsuleParams; `noise`: True (drawn from torch's generator), False, or `noise_draws`' pair."
+        """Capsule features h [B, K, dim_in] -> CapsuleParams; `noise`: True (drawn from torch's generator), False, or
+        `noise_draws`' pair."""
         N = self.N
         h = self.caps_mlp(h)                                                   # (B, K, 32)
         h = torch.cat([h, torch.ones_like(h[..., :1])], -1)                    # (B, K, 33)
@@ -206,13 +211,15 @@ class CapsuleLayer(nn.Module):
 
 # %% ../nbs/05b_capsule_layer.ipynb #586f3fea
 def prior_sparsity(u, n_classes, within=None):
-    "Prior sparsity of capsule presences u [B, K]: mean_b (sum_k u_bk - within)^2 (within = K / C by default) and mean_k (sum_b u_bk - B / C)^2."
+    """Prior sparsity of capsule presences u [B, K]: mean_b (sum_k u_bk - within)^2 (within = K / C by default) and
+    mean_k (sum_b u_bk - B / C)^2."""
     B, K = u.shape
     within = K / n_classes if within is None else within
     return ((u.sum(1) - within) ** 2).mean(), ((batch_sum(u) - global_batch_size(B) / n_classes) ** 2).mean()  # B: the global batch under DDP
 
 def posterior_sparsity(mass):
-    "Posterior sparsity of capsule masses [B, K]: the mean entropy of each example's normalised mass, and the entropy of the batch's."
+    """Posterior sparsity of capsule masses [B, K]: the mean entropy of each example's normalised mass, and the entropy
+    of the batch's."""
     entropy = lambda q: -(q * safe_log(q)).sum(-1)
     normalise = lambda q: q / (q.sum(-1, keepdim=True) + 1e-8)
     return entropy(normalise(mass)).mean(), entropy(normalise(batch_sum(mass)))  # few capsules per example; all used across the batch

@@ -40,10 +40,11 @@ class CCAE(nn.Module):
         self.K, self.N, self.precision = n_caps, n_votes, check_precision(precision)
         self.encoder = SCAEEncoder(dim_input, n_caps, dim_hidden, dim_caps, n_layers, num_heads, init=init, empty_pool=empty_pool)
         self.layer = CapsuleLayer(n_caps, n_votes, dim_caps, dim_caps, mlp_hidden, noise_scale, similarity, vote='point')
-        self.register_load_state_dict_pre_hook(_layer_keys)                    # weights saved before the layer was its own module
+        self.register_load_state_dict_pre_hook(_layer_keys)          # weights saved before the layer was its own module
 
     def capsules(self, x, presence=None, noise=True):
-        "Encode the set and decode the capsule parameters: `CapsuleParams` with the K N votes of each example in one axis."
+        """Encode the set and decode the capsule parameters: `CapsuleParams` with the K N votes of each example in one
+        axis."""
         mask = None if presence is None else presence > 0
         with low_precision(x, self.precision):
             h = self.encoder(x, mask)                                          # (B, K, 32)
@@ -55,11 +56,13 @@ class CCAE(nn.Module):
         "Points x [B, M, 2] with presence [B, M] (1 = present) -> CCAEOutput."
         check_set(x, self.encoder.dim_input)
         if presence is None: presence = torch.ones(x.shape[:2], dtype=x.dtype, device=x.device)
-        if presence.shape != x.shape[:2]: raise ValueError(f"presence must have shape [B, M] = {tuple(x.shape[:2])}, got {tuple(presence.shape)}")
+        if presence.shape != x.shape[:2]:
+            raise ValueError(f"presence must have shape [B, M] = {tuple(x.shape[:2])}, got {tuple(presence.shape)}")
         presence = presence.to(x.dtype)
         if checks_values(presence) and not ((presence >= 0) & (presence <= 1)).all():    # also refuses NaN
-            raise ValueError(f"presence must lie in [0, 1] (1 = present), got values from {presence.min().item()} to {presence.max().item()}")
-        check_finite(x, name='x (points)')                  # absent ones too: the official empty-scene pooling reads them
+            raise ValueError(f"presence must lie in [0, 1] (1 = present), got values from {presence.min().item()} to "
+                             f"{presence.max().item()}")
+        check_finite(x, name='x (points)')                # absent ones too: the official empty-scene pooling reads them
         caps = self.capsules(x, presence, noise)
         log_joint = part_log_joint(x, caps.votes, caps.scales, caps.vote_presence)  # (B, M, J + 1)
         log_prob = torch.logsumexp(log_joint, -1) * presence                   # (B, M)
@@ -67,7 +70,8 @@ class CCAE(nn.Module):
         return CCAEOutput(**caps._asdict(), log_joint=log_joint, log_prob=log_prob, winner=winner, capsule=winner // self.N)
 
 def _layer_keys(module, state_dict, prefix, *args):
-    "Rename a CCAE state dict saved when the capsule layer's weights sat on the CCAE itself ('caps_mlp.' -> 'layer.caps_mlp.')."
+    """Rename a CCAE state dict saved when the capsule layer's weights sat on the CCAE itself ('caps_mlp.' ->
+    'layer.caps_mlp.')."""
     for name in ('caps_mlp.', 'param_mlp.', 'bias', 'OP_static'):
         for key in [k for k in state_dict if k.startswith(prefix + name)]:
             state_dict[prefix + 'layer.' + key[len(prefix):]] = state_dict.pop(key)
@@ -79,7 +83,8 @@ CCAE_LOSS_WEIGHTS = dict(winner=10., dynamic_l2=10., prior_within=1., prior_betw
 CCAE_PRIORS = ('official', 'soft')
 
 def prior_presence(out, prior='official'):
-    "Capsule presences u [B, K] the prior terms see: 'official' = 1[a vote beats the dummy], no gradient; 'soft' = max_n a_k a_kn."
+    """Capsule presences u [B, K] the prior terms see: 'official' = 1[a vote beats the dummy], no gradient; 'soft' =
+    max_n a_k a_kn."""
     if prior == 'soft': return out.caps_presence
     if prior != 'official': raise ValueError(f"prior must be one of {CCAE_PRIORS}, got {prior!r}")
     K = out.caps_presence.shape[1]

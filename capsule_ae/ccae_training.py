@@ -42,13 +42,15 @@ def segmentation_diagnostics(capsule, pattern_id, presence, K, G):
     return d
 
 def _similarity_residual(a, q):
-    "Relative residual of the best similarity map (rotation, scale, translation) of points q onto a, as complex numbers."
+    """Relative residual of the best similarity map (rotation, scale, translation) of points q onto a, as complex
+    numbers."""
     a, q = a - a.mean(), q - q.mean()
     alpha = (np.conj(q) * a).sum() / max((np.abs(q) ** 2).sum(), 1e-12)
     return np.linalg.norm(a - alpha * q) / max(np.linalg.norm(a), 1e-12)
 
 def template_shape(model, patterns=(SQUARE, TRIANGLE)):
-    "Per capsule: residual of its template (translations of T(OP_static), N points) after the best similarity fit to the nearest pattern."
+    """Per capsule: residual of its template (translations of T(OP_static), N points) after the best similarity fit to
+    the nearest pattern."""
     t = geometric_transform(model.layer.OP_static.detach().double().cpu(), model.layer.similarity)[0, ..., :2, 2]  # (K, N, 2)
     t = (t[..., 0] + 1j * t[..., 1]).numpy()                                   # (K, N) complex
     res = []
@@ -90,7 +92,8 @@ def evaluate_ccae(model, data, noise=False, batch_size=2000, seed=0):
 
 # %% ../nbs/07_ccae_training.ipynb #c5cbdbdd
 def kmeans_baseline(data, k=3, seed=0):
-    "Segmentation accuracy and ARI of per-example k-means (k = 3), and the accuracy of putting every point in one group."
+    """Segmentation accuracy and ARI of per-example k-means (k = 3), and the accuracy of putting every point in one
+    group."""
     labels, _ = kmeans_batched(data.corners, data.presence, k=k, seed=seed)
     G = data.pattern_presence.shape[1]
     return {'kmeans_segm_acc': segmentation_accuracy(labels, data.pattern_id, data.presence, k, G),
@@ -101,12 +104,14 @@ def kmeans_baseline(data, k=3, seed=0):
 UNMATCHED = 7          # tab10's grey: the colour of a capsule matched to no pattern
 
 def matched_patterns(capsule, pattern_id, presence, K, G):
-    "Per scene, the true pattern each capsule is matched to [B, K] (the Hungarian matching of segmentation accuracy; -1: none)."
+    """Per scene, the true pattern each capsule is matched to [B, K] (the Hungarian matching of segmentation accuracy;
+    -1: none)."""
     return np.stack([best_matching(c)[1] for c in count_matrices(capsule, pattern_id, presence, K, G)])  # (B, K)
 
 @torch.no_grad()
 def plot_ccae(model, data, n=8, noise=False):
-    "Ground truth (top) against the capsules' segmentation in the colours of their matched patterns, wrong points crossed (bottom)."
+    """Ground truth (top) against the capsules' segmentation in the colours of their matched patterns, wrong points
+    crossed (bottom)."""
     import matplotlib.pyplot as plt
     device = next(model.parameters()).device
     batch = Constellations(*(t[:n] for t in data))
@@ -131,7 +136,8 @@ def plot_ccae(model, data, n=8, noise=False):
     return fig
 
 def plot_ccae_curves(run_dir, smooth=20):
-    "A CCAE run's curves: segmentation accuracy and ARI, points won per capsule (held-out monitor set), and the training loss."
+    """A CCAE run's curves: segmentation accuracy and ARI, points won per capsule (held-out monitor set), and the
+    training loss."""
     import matplotlib.pyplot as plt
     records = read_metrics(run_dir)
     ev, tr = [r for r in records if r['split'] == 'eval'], [r for r in records if r['split'] == 'train']
@@ -197,14 +203,15 @@ def train_ccae(
     """Train the CCAE on constellations with a recipe of `CCAE_RECIPES` (loss weights on top of the official ones, then
     `weights`); returns (model, metrics), or with `seeds` (models, [metrics]) in the order of `seeds`."""
     if recipe not in CCAE_RECIPES: raise ValueError(f"recipe must be one of {list(CCAE_RECIPES)}, got {recipe!r}")
-    if optimizer not in ('tfrmsprop', 'adam'): raise ValueError(f"optimizer must be 'tfrmsprop' or 'adam', got {optimizer!r}")
+    if optimizer not in ('tfrmsprop', 'adam'):
+        raise ValueError(f"optimizer must be 'tfrmsprop' or 'adam', got {optimizer!r}")
     branch_from = None if branch_from is None else str(branch_from)
     config = experiment_config(locals(), exclude=('cuda_graph', 'seeds', 'compile'))
     if seeds is None:
         build = lambda device, **config: _build_ccae(device, cuda_graph=cuda_graph, compile=compile, out=out, **config)
         return run_experiment(build, config, out, resume, overwrite, device, progress, source=branch_from)
     outs = dict(zip(seeds, seed_dirs(out, seeds) or [None] * len(seeds)))
-    def build(device, **config):                        # the fused attention kernel has no vmap rule: the plain one batches
+    def build(device, **config):                    # the fused attention kernel has no vmap rule: the plain one batches
         run = _build_ccae(device, cuda_graph=cuda_graph, out=outs[config['seed']], **config)
         set_fast_attention(run['model'], False)
         return run
@@ -245,8 +252,9 @@ def _build_ccae(device, steps, seed, batch_size, lr, optimizer, n_held_out, eval
 
 # %% ../nbs/07_ccae_training.ipynb #13f38669
 def ccae_for(config):
-    "A CCAE built as a run's `config` says (its pooling of empty scenes and its precision); the weights are the caller's."
-    if 'empty_pool' not in config: empty_pool = 'bias'                         # a config from before the option ran with the bias
+    """A CCAE built as a run's `config` says (its pooling of empty scenes and its precision); the weights are the
+    caller's."""
+    if 'empty_pool' not in config: empty_pool = 'bias'               # a config from before the option ran with the bias
     else: empty_pool = config['empty_pool'] or CCAE_RECIPES[config['recipe']]['empty_pool']
     return CCAE(empty_pool=empty_pool, precision=config.get('precision', 'fp32'))
 

@@ -35,7 +35,8 @@ class MoGBatch(NamedTuple):
 class MoGSets:
     "Endless seeded stream of batches of sets drawn from random mixtures of Gaussians (Lee et al. 2019, sec. 5.3)."
     def __init__(self, batch_size=10, K=4, n_range=(100, 500), seed=0, dim=2, std=0.3, box=4.0):
-        if not 0 < n_range[0] <= n_range[1]: raise ValueError(f"n_range must be (n_min, n_max) with 0 < n_min <= n_max, got {n_range}")
+        if not 0 < n_range[0] <= n_range[1]:
+            raise ValueError(f"n_range must be (n_min, n_max) with 0 < n_min <= n_max, got {n_range}")
         self.batch_size, self.K, self.n_range, self.dim, self.std, self.box = batch_size, K, tuple(n_range), dim, std, box
         self.generator = torch.Generator().manual_seed(seed)
 
@@ -62,7 +63,8 @@ class MoGSets:
 
 # %% ../nbs/04_clustering.ipynb #5c85e32d
 def mog_log_prob(X, pi_logits, mu, sigma):
-    "log p(x_n) [B, N] of points X [B, N, D] under the isotropic mixtures (pi_logits [B, K], mu [B, K, D], sigma [B, K])."
+    """log p(x_n) [B, N] of points X [B, N, D] under the isotropic mixtures (pi_logits [B, K], mu [B, K, D], sigma [B,
+    K])."""
     return GaussianMixture(mu, sigma, pi_logits).log_prob(X)                   # (B, N)
 
 # %% ../nbs/04_clustering.ipynb #4e5c1d8f
@@ -160,8 +162,10 @@ def train_clustering(
         checkpoint_every: Arg('steps between checkpoints', positive) = 1000,
         clip: Arg('clip the gradient norm to this value (default: none, as the official code)', float) = None,
         progress=True):
-    "Train a MoGClusterer on the amortized clustering task; returns (model, metrics). Writes a run directory when `out` is set."
-    if protocol not in CLUSTERING_PROTOCOLS: raise ValueError(f"protocol must be one of {list(CLUSTERING_PROTOCOLS)}, got {protocol!r}")
+    """Train a MoGClusterer on the amortized clustering task; returns (model, metrics). Writes a run directory when
+    `out` is set."""
+    if protocol not in CLUSTERING_PROTOCOLS:
+        raise ValueError(f"protocol must be one of {list(CLUSTERING_PROTOCOLS)}, got {protocol!r}")
     n_range = tuple(n_range or CLUSTERING_PROTOCOLS[protocol]['n_range'])
     decay_at = CLUSTERING_PROTOCOLS[protocol]['decay_at'] if decay_at is None else decay_at
     return run_experiment(_build_clustering, experiment_config(locals()), out, resume, overwrite, device, progress)
@@ -188,7 +192,8 @@ def _build_clustering(device, steps, seed, protocol, lr, decay_at, num_inds, dim
 
 # %% ../nbs/04_clustering.ipynb #1a8c6dcf
 def divergence_step(run, after=5000, factor=3.0):
-    "First logged step after `after` whose training loss exceeds `factor` times its median from there on (None: no divergence)."
+    """First logged step after `after` whose training loss exceeds `factor` times its median from there on (None: no
+    divergence)."""
     tr = [r for r in read_metrics(run) if r['split'] == 'train' and r['step'] > after]
     level = np.median([r['loss'] for r in tr]) if tr else None
     return next((r['step'] for r in tr if r['loss'] > factor * abs(level)), None)

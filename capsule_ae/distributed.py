@@ -24,7 +24,8 @@ def shard(batch, rank, world):
     "This rank's contiguous slice of every batch-first tensor in `batch` (B must divide by `world`)."
     if world == 1: return batch
     if isinstance(batch, torch.Tensor):
-        if batch.shape[0] % world: raise ValueError(f"the global batch size {batch.shape[0]} must be divisible by the {world} processes")
+        if batch.shape[0] % world:
+            raise ValueError(f"the global batch size {batch.shape[0]} must be divisible by the {world} processes")
         n = batch.shape[0] // world
         return batch[rank * n:(rank + 1) * n]
     if isinstance(batch, dict): return {k: shard(v, rank, world) for k, v in batch.items()}
@@ -48,8 +49,8 @@ def batch_sum(x):
     to every slice, so batch-level terms (a prior over the whole batch) are those of one process with the whole batch."""
     s = x.sum(0)
     if world_size() > 1:
-        from torch.distributed.nn.functional import all_reduce                   # differentiable: backward sums the gradients
-        with warnings.catch_warnings():                                          # deprecated for a private API; still exact
+        from torch.distributed.nn.functional import all_reduce             # differentiable: backward sums the gradients
+        with warnings.catch_warnings():                                      # deprecated for a private API; still exact
             warnings.simplefilter('ignore', FutureWarning); s = all_reduce(s)
     return s
 

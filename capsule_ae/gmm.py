@@ -16,18 +16,22 @@ class GaussianMixture:
     "Batched isotropic Gaussian mixture: loc [B, J, D], scale [B, J] (standard deviations), mixing_logits [B, J]."
     def __init__(self, loc, scale, mixing_logits):
         if loc.dim() != 3: raise ValueError(f"loc must have shape [B, J, D], got shape {tuple(loc.shape)}")
-        if scale.shape != loc.shape[:2]: raise ValueError(f"scale must have shape [B, J] = {tuple(loc.shape[:2])}, got shape {tuple(scale.shape)}")
+        if scale.shape != loc.shape[:2]:
+            raise ValueError(f"scale must have shape [B, J] = {tuple(loc.shape[:2])}, got shape {tuple(scale.shape)}")
         if mixing_logits.shape != loc.shape[:2]:
-            raise ValueError(f"mixing_logits must have shape [B, J] = {tuple(loc.shape[:2])}, got shape {tuple(mixing_logits.shape)}")
+            raise ValueError(f"mixing_logits must have shape [B, J] = {tuple(loc.shape[:2])}, got shape "
+                             f"{tuple(mixing_logits.shape)}")
         if loc.shape[1] == 0: raise ValueError("a mixture needs at least one component: loc has J = 0")
-        if checks_values(scale) and not (scale > 0).all(): raise ValueError("scale must be positive: it holds standard deviations")
+        if checks_values(scale) and not (scale > 0).all():
+            raise ValueError("scale must be positive: it holds standard deviations")
         self.loc, self.scale, self.mixing_logits = loc, scale, mixing_logits
         self.log_pi = F.log_softmax(mixing_logits, -1)                         # (B, J)
 
     def component_log_prob(self, x):
         "log N_j(x_m) [B, M, J] of points x [B, M, D] under every component."
         if x.dim() != 3 or x.shape[0] != self.loc.shape[0] or x.shape[2] != self.loc.shape[2]:
-            raise ValueError(f"x must have shape [B, M, D] with B = {self.loc.shape[0]}, D = {self.loc.shape[2]}, got shape {tuple(x.shape)}")
+            raise ValueError(f"x must have shape [B, M, D] with B = {self.loc.shape[0]}, D = {self.loc.shape[2]}, got "
+                             f"shape {tuple(x.shape)}")
         D = x.shape[-1]
         z = (x[:, :, None, :] - self.loc[:, None, :, :]) / self.scale[:, None, :, None]  # (B, M, J, D)
         return -0.5 * (z ** 2).sum(-1) - D * self.scale.log()[:, None, :] - 0.5 * D * math.log(2 * math.pi)  # (B, M, J)

@@ -17,7 +17,8 @@ def count_matrices(pred, target, presence, n_pred=None, n_target=None):
     "Per-example counts [B, n_pred, n_target] of present points by (predicted label, true label)."
     pred, target, present = _as_numpy(pred).astype(int), _as_numpy(target).astype(int), _as_numpy(presence) > 0
     if pred.shape != target.shape or pred.shape != present.shape or pred.ndim != 2:
-        raise ValueError(f"pred, target and presence must share one shape [B, M], got {pred.shape}, {target.shape}, {present.shape}")
+        raise ValueError(f"pred, target and presence must share one shape [B, M], got {pred.shape}, {target.shape}, "
+                         f"{present.shape}")
     if (pred < 0).any() or (target < 0).any(): raise ValueError("labels must be non-negative integers")
     K = n_pred or int(pred.max(initial=0)) + 1
     G = n_target or int(target.max(initial=0)) + 1
@@ -51,10 +52,12 @@ def segmentation_accuracy(pred, target, presence, n_pred=None, n_target=None):
 
 # %% ../nbs/03_metrics.ipynb #4da9bcd4
 def adjusted_rand_index(pred, target, presence):
-    "Mean over examples (with a present point) of the adjusted Rand index between `pred` and `target` on present points."
+    """Mean over examples (with a present point) of the adjusted Rand index between `pred` and `target` on present
+    points."""
     pred, target, present = _as_numpy(pred), _as_numpy(target), _as_numpy(presence) > 0
     if pred.shape != target.shape or pred.shape != present.shape:
-        raise ValueError(f"pred, target and presence must share one shape [B, M], got {pred.shape}, {target.shape}, {present.shape}")
+        raise ValueError(f"pred, target and presence must share one shape [B, M], got {pred.shape}, {target.shape}, "
+                         f"{present.shape}")
     K, G = int(pred.max(initial=0)) + 1, int(target.max(initial=0)) + 1
     n_ij = count_matrices(pred, target, present, K, G).transpose(0, 2, 1).astype(np.float64)  # (B, G, K): true x predicted
     n = n_ij.sum((1, 2))                                                       # (B,) present points

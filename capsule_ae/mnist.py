@@ -85,7 +85,8 @@ def mnist_datasets(root=None, download=True, transform=None):
     root = Path(root or default_root())
     problems = check_mnist(root)
     if problems and not download:
-        raise FileNotFoundError("MNIST is not ready: " + '; '.join(problems) + ". Call fetch_mnist(root) or pass download=True.")
+        raise FileNotFoundError("MNIST is not ready: "
+                                "" + '; '.join(problems) + ". Call fetch_mnist(root) or pass download=True.")
     if problems: fetch_mnist(root)
     return (datasets.MNIST(root, train=True, transform=transform), datasets.MNIST(root, train=False, transform=transform))
 
@@ -105,7 +106,8 @@ def random_shift(images, max_shift=2, generator=None):
 
 # %% ../nbs/08_mnist.ipynb #535a15d5
 def pad_and_shift(images, canvas=40, generator=None):
-    "Place each image [B, C, h, w] on a zero canvas [B, C, canvas, canvas] at offset |s| per axis, s ~ U{-(canvas-h)..canvas-h} (the SCAE's MNIST)."
+    """Place each image [B, C, h, w] on a zero canvas [B, C, canvas, canvas] at offset |s| per axis, s ~
+    U{-(canvas-h)..canvas-h} (the SCAE's MNIST)."""
     B, C, h, w = images.shape
     if canvas < max(h, w): raise ValueError(f"canvas ({canvas}) must be at least the image size ({h} x {w})")
     s = torch.randint(-(canvas - h), canvas - h + 1, (B,), generator=generator).abs()   # (B,) row offsets
@@ -121,7 +123,8 @@ def pad_and_shift(images, canvas=40, generator=None):
 
 # %% ../nbs/08_mnist.ipynb #8515fff3
 class MNISTBatches:
-    "Batches (x [B, 1, 28, 28] float in [0, 1], y [B]) of an MNIST dataset held in memory; shuffled, shifted, resumable; `canvas=40` gives the SCAE's 40 x 40 canvases."
+    """Batches (x [B, 1, 28, 28] float in [0, 1], y [B]) of an MNIST dataset held in memory; shuffled, shifted,
+    resumable; `canvas=40` gives the SCAE's 40 x 40 canvases."""
     def __init__(self, dataset, batch_size=128, shuffle=True, max_shift=2, seed=0, drop_last=False, device=None, canvas=None):
         if batch_size <= 0: raise ValueError(f"batch_size must be positive, got {batch_size}")
         self.images = dataset.data.to(device).unsqueeze(1)      # (N, 1, 28, 28) uint8

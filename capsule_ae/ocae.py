@@ -16,7 +16,8 @@ from .pcae import PCAEOutput
 
 # %% ../nbs/13_ocae.ipynb #1f1f89ae
 def part_inputs(parts: PCAEOutput):
-    "The OCAE's input per part [B, M, 144] = [pose, 1 - d_m, z_m, template] (gradient only through z_m) and presences [B, M]."
+    """The OCAE's input per part [B, M, 144] = [pose, 1 - d_m, z_m, template] (gradient only through z_m) and presences
+    [B, M]."""
     d = parts.presence.detach()                                                # (B, M)
     x = torch.cat([parts.pose.detach(), 1 - d[..., None], parts.features,
                    parts.templates.detach().flatten(2)], -1)                   # (B, M, 6 + 1 + 16 + 121)
@@ -67,7 +68,8 @@ class OCAE(nn.Module):
 
     def forward(self, parts: PCAEOutput, noise=True):
         "Part capsules (a PCAEOutput) -> OCAEOutput."
-        if parts.pose.shape[1] != self.M: raise ValueError(f"the OCAE was built for {self.M} parts, got {parts.pose.shape[1]}")
+        if parts.pose.shape[1] != self.M:
+            raise ValueError(f"the OCAE was built for {self.M} parts, got {parts.pose.shape[1]}")
         x, d = part_inputs(parts)                                              # (B, M, 144), (B, M)
         if checks_values(d) and not ((d >= 0) & (d <= 1)).all(): raise ValueError("part presences must lie in [0, 1]")
         check_finite(x, name='the parts (poses, features, templates)')

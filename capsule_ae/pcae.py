@@ -43,9 +43,9 @@ class PartEncoder(nn.Module):
             c, h = width, (h - 3) // s + 1
         if h < 1: raise ValueError(f"images of size {size} are too small for strides {strides}")
         self.cnn = nn.Sequential(*layers)
-        self.bias = nn.Parameter(torch.zeros(width, h, h))                     # (128, 5, 5) one per position and channel
+        self.bias = nn.Parameter(torch.zeros(width, h, h))                    # (128, 5, 5) one per position and channel
         self.d = 6 + n_features + 1                                            # numbers per part
-        self.head = nn.Conv2d(width, n_parts * self.d + n_parts, 1)            # values, then one attention logit per part
+        self.head = nn.Conv2d(width, n_parts * self.d + n_parts, 1)          # values, then one attention logit per part
 
     def forward(self, x):
         check_images(x, self.size, self.channels)
@@ -53,9 +53,9 @@ class PartEncoder(nn.Module):
         with low_precision(x, self.precision):
             h = self.cnn(x) + self.bias                                        # (B, 128, 5, 5)
             out = self.head(h).flatten(2).to(x.dtype)                          # (B, M d + M, 25)
-        att = out[:, M * d:].softmax(-1)                                       # (B, M, 25) a distribution over positions
+        att = out[:, M * d:].softmax(-1)                                      # (B, M, 25) a distribution over positions
         values = out[:, :M * d].unflatten(1, (d, M))                           # (B, d, M, 25): channel j M + k
-        pooled = (values * att[:, None]).sum(-1)                               # (B, d, M): channel (j, k) pooled with map k
+        pooled = (values * att[:, None]).sum(-1)                           # (B, d, M): channel (j, k) pooled with map k
         if self.pooling == 'official': caps = pooled.reshape(B, M, d)          # the official reshape, not a transpose
         else: caps = pooled.transpose(1, 2)                                    # (B, M, d): part m, map m (paper App. E)
         return caps.split([6, self.n_features, 1], -1)                         # (B, M, 6), (B, M, 16), (B, M, 1)
@@ -67,7 +67,8 @@ def part_pose(raw):
 
 # %% ../nbs/12_pcae.ipynb #78acf7b5
 def template_init_(t, generator=None):
-    "Official template init, in place: orthogonal rows of a uniform random n x n matrix (n = h w), min-max scaled to [0, 1]."
+    """Official template init, in place: orthogonal rows of a uniform random n x n matrix (n = h w), min-max scaled to
+    [0, 1]."""
     M, n = t.shape[0], t[0].numel()
     if M > n: raise ValueError(f"{M} templates of {n} pixels cannot have orthogonal rows")
     q, _ = torch.linalg.qr(torch.rand(n, n, generator=generator, dtype=torch.float64))
@@ -79,13 +80,14 @@ def template_init_(t, generator=None):
 def render(templates, pose, size):
     "Draw templates [B, M, C, h, w] on a size x size canvas with affine poses [B, M, 6]: pixel p samples A^-1 (p - t)."
     B, M, C = templates.shape[:3]
-    if pose.shape != (B, M, 6): raise ValueError(f"pose must have shape [B, M, 6] = {(B, M, 6)}, got {tuple(pose.shape)}")
+    if pose.shape != (B, M, 6):
+        raise ValueError(f"pose must have shape [B, M, 6] = {(B, M, 6)}, got {tuple(pose.shape)}")
     last = pose.new_tensor([0., 0., 1.]).expand(B, M, 1, 3)
     A = torch.cat([pose.unflatten(-1, (2, 3)), last], -2)                      # (B, M, 3, 3) template -> canvas
     theta = torch.linalg.inv(A)[..., :2, :]                                    # (B, M, 2, 3) canvas -> template
     p = torch.linspace(-1, 1, size, dtype=pose.dtype, device=pose.device)      # (H,) pixel centres, align_corners=True
     row = lambda r: theta[..., r, 0, None, None] * p + theta[..., r, 1, None, None] * p[:, None] + theta[..., r, 2, None, None]
-    grid = torch.stack([row(0), row(1)], -1).flatten(0, 1)                     # (B M, H, W, 2) as F.affine_grid, without its bmm
+    grid = torch.stack([row(0), row(1)], -1).flatten(0, 1)            # (B M, H, W, 2) as F.affine_grid, without its bmm
     out = F.grid_sample(templates.flatten(0, 1), grid, padding_mode='zeros', align_corners=True)  # (B M, C, H, W)
     return out.unflatten(0, (B, M))                                            # (B, M, C, H, W)
 
@@ -99,7 +101,8 @@ def render_affine_grid(templates, pose, size):
 
 # %% ../nbs/12_pcae.ipynb #5f4e24e2
 def image_log_likelihood(x, means, mixing_logits, scale=1.):
-    "log p(y) [B] of images [B, C, H, W]: a mixture per pixel with means [B, J, C, H, W], mixing logits [B, J, 1 or C, H, W], std `scale`."
+    """log p(y) [B] of images [B, C, H, W]: a mixture per pixel with means [B, J, C, H, W], mixing logits [B, J, 1 or C,
+    H, W], std `scale`."""
     log_pi = mixing_logits.log_softmax(1)                                      # (B, J, ., H, W) normalised per pixel
     z = (x[:, None] - means) / scale                                           # (B, J, C, H, W)
     log_N = -0.5 * z ** 2 - math.log(scale) - 0.5 * math.log(2 * math.pi)      # (B, J, C, H, W)
@@ -131,7 +134,8 @@ class PCAEOutput(NamedTuple):
     rec_ll: torch.Tensor          # (B,) log p(y), summed over pixels
 
 class PCAE(nn.Module):
-    "Part Capsule Autoencoder; `PCAE()` is the official MNIST configuration (40 parts, 11 x 11 templates, 40 x 40 images)."
+    """Part Capsule Autoencoder; `PCAE()` is the official MNIST configuration (40 parts, 11 x 11 templates, 40 x 40
+    images)."""
     def __init__(self, n_parts=40, n_features=16, template_size=11, size=40, channels=1, noise_scale=4.,
                  pooling='official', colorize=True,
                  precision='fp32'):  # 'bf16': the encoder's convolutions under bfloat16 autocast (rendering and likelihood in float32)
@@ -154,7 +158,8 @@ class PCAE(nn.Module):
         return part_pose(raw), logit, torch.sigmoid(logit), features
 
     def decode(self, pose, presence, features):
-        "Parts -> coloured templates [B, M, C, h, w], rendered [B, M, C, H, W], means [B, J, C, H, W], mixing logits [B, J, 1, H, W]."
+        """Parts -> coloured templates [B, M, C, h, w], rendered [B, M, C, H, W], means [B, J, C, H, W], mixing logits
+        [B, J, 1, H, W]."""
         B, H = pose.shape[0], self.size
         T = torch.sigmoid(self.template_logits).expand(B, -1, -1, -1, -1)      # (B, M, C, h, w)
         if self.colorize: T = T * torch.sigmoid(self.color(features))[..., None, None]   # c_m T_m
@@ -179,7 +184,8 @@ def reconstruct(out):
 
 # %% ../nbs/12_pcae.ipynb #5e586fee
 def plot_parts(model, images, n=8, noise=True):
-    "A figure: n images, their reconstructions, and their parts (each rendered template in its own colour, times its presence)."
+    """A figure: n images, their reconstructions, and their parts (each rendered template in its own colour, times its
+    presence)."""
     import matplotlib.pyplot as plt
     with torch.no_grad(): out = model(images[:n], noise)
     rec = reconstruct(out).cpu()

@@ -48,7 +48,8 @@ CHECKPOINT_GLOBALS = [_numpy_core.multiarray._reconstruct, np.ndarray, np.dtype,
                       type(np.dtype(np.uint32))]                                 # unpickles through
 
 class UnsafeCheckpoint(pickle.UnpicklingError):
-    "A checkpoint that names a function or class beyond tensors, plain values and NumPy arrays: loading it could run code."
+    """A checkpoint that names a function or class beyond tensors, plain values and NumPy arrays: loading it could run
+    code."""
 
 def load_checkpoint(path, map_location='cpu'):
     """Load a checkpoint with `weights_only=True` (tensors, plain values, NumPy arrays); `UnsafeCheckpoint` for a file
@@ -58,9 +59,11 @@ def load_checkpoint(path, map_location='cpu'):
             return torch.load(path, map_location=map_location, weights_only=True)
     except FileNotFoundError: raise
     except pickle.UnpicklingError as e:
-        if 'Weights only load failed' not in str(e): raise RuntimeError(f"checkpoint {path} is truncated or corrupt ({e})") from e
+        if 'Weights only load failed' not in str(e):
+            raise RuntimeError(f"checkpoint {path} is truncated or corrupt ({e})") from e
         named = re.search(r'Unsupported (?:global|operand)[: ]*(?:GLOBAL )?(\S+)', str(e))
-        raise UnsafeCheckpoint(f"refused to load {path}: it names {named[1] if named else 'an object'}, not only tensors and plain "
+        raise UnsafeCheckpoint(f"refused to load {path}: it names {named[1] if named else 'an object'}, not only "
+                               "tensors and plain "
                                "values, and unpickling it could run code it carries; if you trust where it came from, "
                                "read it with torch.load(path, weights_only=False)") from None
     except Exception as e: raise RuntimeError(f"checkpoint {path} is truncated or corrupt ({type(e).__name__}: {e})") from e
@@ -70,12 +73,14 @@ def checkpoint_paths(run_dir):
     return sorted(Path(run_dir).glob('ckpt_*.pt'))
 
 def no_checkpoint_error(out):
-    "The error for a resume of `out` when it holds no checkpoint that loads: resuming never starts a fresh run by itself."
+    """The error for a resume of `out` when it holds no checkpoint that loads: resuming never starts a fresh run by
+    itself."""
     how = 'start it afresh with overwrite (--overwrite)' if holds_run(out) else 'start the run without resume (--resume)'
     return FileNotFoundError(f"cannot resume {out}: it holds no loadable checkpoint; {how}")
 
 def latest_checkpoint(run_dir, map_location='cpu'):
-    "(path, state) of the newest checkpoint in `run_dir` that loads, skipping damaged ones with a warning; (None, None) if none."
+    """(path, state) of the newest checkpoint in `run_dir` that loads, skipping damaged ones with a warning; (None,
+    None) if none."""
     for path in reversed(checkpoint_paths(run_dir)):
         try: return path, load_checkpoint(path, map_location)
         except RuntimeError as e: warnings.warn(f"{e}; falling back to an earlier checkpoint")
@@ -139,7 +144,7 @@ def write_run(out, model, metrics, figures=None):
 # %% ../nbs/78_runs.ipynb #01a6592f
 RUN_FILES = ('metrics.jsonl', 'metrics.json', 'model.pt')
 RESUMABLE_CHANGES = ('steps', 'epochs', 'eval_every', 'checkpoint_every')   # config keys a resume may change
-UNRECORDED_VALUES = {'precision': 'fp32', 'branch_from': None}   # what a setting was in a config that does not record it
+UNRECORDED_VALUES = {'precision': 'fp32', 'branch_from': None}  # what a setting was in a config that does not record it
 
 def holds_run(out):
     "True when the directory `out` holds a run's files (checkpoints, metrics log or final weights)."
@@ -171,6 +176,7 @@ def check_resume_config(saved, config, where):
     if unrecorded: warnings.warn(f"{where} does not record {', '.join(unrecorded)}; resuming with this run's values")
     diff = [f"{k}: checkpoint {saved[k]!r}, now {config.get(k, '<not set>')!r}" for k in sorted(saved)
             if k not in RESUMABLE_CHANGES and k not in unrecorded and _plain(saved[k]) != _plain(config.get(k, '<not set>'))]
-    if diff: raise ResumeMismatch(f"cannot resume {where}: it was written with another configuration ({'; '.join(diff)}). "
+    if diff:
+        raise ResumeMismatch(f"cannot resume {where}: it was written with another configuration ({'; '.join(diff)}). "
                                   "Resume with the run's own settings, or start afresh with overwrite (--overwrite).")
 

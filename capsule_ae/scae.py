@@ -24,7 +24,8 @@ class SCAEOutput(NamedTuple):
     posterior_mass: torch.Tensor     # (B, K) (1/M) sum_m r_mk
 
 class SCAE(nn.Module):
-    "Stacked Capsule Autoencoder for images; `SCAE()` is the official MNIST configuration (40 parts, 32 objects, 10 classes)."
+    """Stacked Capsule Autoencoder for images; `SCAE()` is the official MNIST configuration (40 parts, 32 objects, 10
+    classes)."""
     def __init__(self, n_parts=40, n_caps=32, n_classes=10, size=40, pooling='official', presence_attention='official',
                  mixture='official', precision='fp32'):  # 'bf16': both encoders under bfloat16 autocast (see PCAE, OCAE)
         super().__init__()
@@ -44,14 +45,17 @@ SCAE_LOSS_WEIGHTS = dict(rec_ll=1., log_prob=1., dynamic_l2=10., posterior_withi
                          prior_within=2., prior_between=0.35, probes=1.)
 
 def scae_losses(model, out, labels=None, weights=None, n_classes=10, within=None):
-    "Every term of the SCAE objective and their weighted sum under 'loss'; scalars averaged over the batch (probes need labels)."
+    """Every term of the SCAE objective and their weighted sum under 'loss'; scalars averaged over the batch (probes
+    need labels)."""
     w = {**SCAE_LOSS_WEIGHTS, **(weights or {})}
     B = out.prior_presence.shape[0]
     if B == 0: raise ValueError("scae_losses: the batch is empty, and its batch means have no value")
     if labels is not None:
         if labels.shape != (B,) or labels.dtype != torch.long:
-            raise ValueError(f"labels must be a LongTensor of shape [{B}], got {labels.dtype} of shape {tuple(labels.shape)}")
-        if checks_values(labels) and ((labels < 0) | (labels >= n_classes)).any(): raise ValueError(f"labels must lie in [0, {n_classes})")
+            raise ValueError(f"labels must be a LongTensor of shape [{B}], got {labels.dtype} of shape "
+                             f"{tuple(labels.shape)}")
+        if checks_values(labels) and ((labels < 0) | (labels >= n_classes)).any():
+            raise ValueError(f"labels must lie in [0, {n_classes})")
     rec_ll = out.parts.rec_ll.mean()
     log_prob = out.objects.log_prob.mean()
     dynamic_l2 = (out.objects.OP_dynamic ** 2).sum() / (2 * B)

@@ -29,7 +29,8 @@ from .distributed import unwrap
 
 # %% ../nbs/15_scae_training.ipynb #37044b8e
 def scae_loss(model, batch, weights=None, within=None):
-    "The SCAE objective on a batch (images, labels); the labels reach the probes only. `model` may be wrapped (DDP, compile)."
+    """The SCAE objective on a batch (images, labels); the labels reach the probes only. `model` may be wrapped (DDP,
+    compile)."""
     x, y = batch
     return scae_losses(unwrap(model), model(x), y, weights, within=within)     # the probes are the SCAE's own modules
 
@@ -42,7 +43,8 @@ def matching_accuracy(clusters, labels, n=10):
     return matched / len(labels), mapping
 
 def lin_match(train_f, train_y, test_f, test_y, k=10, seed=0):
-    "LIN-MATCH: k-means fitted on training features, clusters matched to labels on the training set, scored on test; and the refit-on-test variant."
+    """LIN-MATCH: k-means fitted on training features, clusters matched to labels on the training set, scored on test;
+    and the refit-on-test variant."""
     km = KMeans(k, n_init=10, max_iter=1000, random_state=seed).fit(np.asarray(train_f, dtype=np.float64))
     _, mapping = matching_accuracy(km.labels_, train_y, k)
     test_acc = float((mapping[km.predict(np.asarray(test_f, dtype=np.float64))] == np.asarray(test_y)).mean())
@@ -69,7 +71,8 @@ def scae_features(model, batches, noise=True, limit=None):
     return dict(prior=cat(P), posterior=cat(Q), labels=cat(Y), rec_ll=cat(rec), log_prob=cat(ll))
 
 def evaluate_scae(model, train_batches, test_batches, n_train=None, n_test=None, noise=True, seed=0):
-    "LIN-MATCH, LIN-PRED and both likelihoods on test images; k-means and the classifier fitted on `n_train` training images."
+    """LIN-MATCH, LIN-PRED and both likelihoods on test images; k-means and the classifier fitted on `n_train` training
+    images."""
     tr = scae_features(model, train_batches, noise, n_train)
     te = scae_features(model, test_batches, noise, n_test)
     metrics = {'rec_ll': te['rec_ll'].mean().item(), 'log_prob': te['log_prob'].mean().item(),
@@ -114,8 +117,10 @@ def train_scae(
         eval_every: Arg('steps between evaluations (default: 20 per run)', positive) = None,
         checkpoint_every: Arg('steps between checkpoints', positive) = 1000,
         progress=True):
-    "Train the image SCAE on MNIST (the official recipe by default); returns (model, metrics). Writes a run directory when `out` is set."
-    if optimizer not in SCAE_OPTIMIZERS: raise ValueError(f"optimizer must be one of {SCAE_OPTIMIZERS}, got {optimizer!r}")
+    """Train the image SCAE on MNIST (the official recipe by default); returns (model, metrics). Writes a run directory
+    when `out` is set."""
+    if optimizer not in SCAE_OPTIMIZERS:
+        raise ValueError(f"optimizer must be one of {SCAE_OPTIMIZERS}, got {optimizer!r}")
     if n_parts < 1 or n_caps < 1: raise ValueError(f"n_parts and n_caps must be positive, got {n_parts} and {n_caps}")
     precision = resolve_precision(precision, get_device(device))         # the run records what it used
     config = experiment_config(locals(), exclude=('root',))

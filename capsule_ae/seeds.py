@@ -20,11 +20,13 @@ from .distributed import dist_info
 
 # %% ../nbs/81_seeds.ipynb #432ec6b3
 class SeedStack:
-    "S models of one architecture as stacked tensors `params` and `buffers` ({name: [S, ...]}); `sync` copies them back into the modules."
+    """S models of one architecture as stacked tensors `params` and `buffers` ({name: [S, ...]}); `sync` copies them
+    back into the modules."""
     def __init__(self, models):
         layout = lambda m: [(k, tuple(v.shape), v.dtype) for k, v in m.state_dict().items()]
         if not models: raise ValueError("SeedStack needs at least one model")
-        if any(layout(m) != layout(models[0]) for m in models): raise ValueError("every model must have the same parameters and buffers")
+        if any(layout(m) != layout(models[0]) for m in models):
+            raise ValueError("every model must have the same parameters and buffers")
         self.models = list(models)
         self.params, self.buffers = stack_module_state(self.models)          # leaves [S, ...]
         self.base = copy.deepcopy(self.models[0]).to('meta')                  # the code, without weights
@@ -41,7 +43,8 @@ class SeedStack:
 
 # %% ../nbs/81_seeds.ipynb #4aba617a
 def stacked_step(base, loss_fn):
-    "vmap over seeds of (gradients, losses) of `loss_fn(model, batch)`; args: params, buffers, batch, random (each [S, ...])."
+    """vmap over seeds of (gradients, losses) of `loss_fn(model, batch)`; args: params, buffers, batch, random (each [S,
+    ...])."""
     def one_seed(params, buffers, batch, random):
         model = lambda *args, **kwargs: functional_call(base, (params, buffers), args, {**kwargs, **random})
         losses = loss_fn(model, batch)
@@ -49,7 +52,8 @@ def stacked_step(base, loss_fn):
     return vmap(grad(one_seed, has_aux=True))
 
 def stack_trees(trees):
-    "Stack S nests of tensors (tensor, named tuple, tuple, list or dict, all of one structure) into one nest of [S, ...] tensors."
+    """Stack S nests of tensors (tensor, named tuple, tuple, list or dict, all of one structure) into one nest of [S,
+    ...] tensors."""
     first = trees[0]
     if isinstance(first, torch.Tensor): return torch.stack(trees)
     if isinstance(first, dict): return {k: stack_trees([t[k] for t in trees]) for k in first}
@@ -60,12 +64,14 @@ def stack_trees(trees):
 # %% ../nbs/81_seeds.ipynb #6007f5c9
 def stacked_optimizer(like, params):
     "An optimizer of the type and settings of `like` (one seed's) over the stacked `params`."
-    if len(like.param_groups) != 1: raise ValueError("training seeds together needs an optimizer with one parameter group")
-    accepted = inspect.signature(type(like)).parameters                       # `defaults` can gain keys on load_state_dict
+    if len(like.param_groups) != 1:
+        raise ValueError("training seeds together needs an optimizer with one parameter group")
+    accepted = inspect.signature(type(like)).parameters                    # `defaults` can gain keys on load_state_dict
     return type(like)(params, **{k: v for k, v in like.defaults.items() if k in accepted})
 
 def load_seed_states(optimizer, states):
-    "Fill a stacked optimizer from S seeds' `state_dict()`s (the same parameter order); tensors of a parameter's shape are stacked."
+    """Fill a stacked optimizer from S seeds' `state_dict()`s (the same parameter order); tensors of a parameter's shape
+    are stacked."""
     sd = optimizer.state_dict()
     sd['state'] = {i: {k: torch.stack([st['state'][i][k] for st in states]) if torch.is_tensor(v) and v.dim() else v
                        for k, v in states[0]['state'][i].items()} for i in states[0]['state']}
@@ -83,7 +89,9 @@ FIT_SEEDS_OPTIONS = ('steps', 'eval_fn', 'eval_every', 'checkpoint_every', 'cuda
 def _prepare_dirs(outs, resume, overwrite):
     for out in outs:
         if not resume and holds_run(out):
-            if not overwrite: raise FileExistsError(f"{out} already holds a run; continue it with resume (--resume), or remove its files "
+            if not overwrite:
+                raise FileExistsError(f"{out} already holds a run; continue it with resume (--resume), or remove its "
+                                      "files "
                                                     f"and start afresh with overwrite (--overwrite)")
             clear_run(out)
 
@@ -101,7 +109,8 @@ def fit_seeds(runs, outs=None, configs=None, resume=False, overwrite=False, devi
     S, settings = len(runs), runs[0]['fit']
     unsupported = sorted(k for k, v in settings.items() if v and k not in FIT_SEEDS_OPTIONS)
     if unsupported: raise ValueError(f"training seeds together does not support {', '.join(unsupported)}")
-    if settings.get('cuda_graph'): raise ValueError("training seeds together does not capture CUDA graphs; give cuda_graph=False")
+    if settings.get('cuda_graph'):
+        raise ValueError("training seeds together does not capture CUDA graphs; give cuda_graph=False")
     steps, eval_every, checkpoint_every = settings['steps'], settings.get('eval_every'), settings.get('checkpoint_every')
     outs = [Path(o) for o in outs] if outs is not None else None
     configs = configs or [None] * S
@@ -116,7 +125,9 @@ def fit_seeds(runs, outs=None, configs=None, resume=False, overwrite=False, devi
         missing = [o for o, h in zip(outs, have) if not h]
         if missing: raise no_checkpoint_error(missing[0])
         at = sorted({state['step'] for _, state in found})
-        if len(at) > 1: raise ValueError(f"cannot resume the seeds together: their checkpoints are at steps {at}; resume each alone")
+        if len(at) > 1:
+            raise ValueError(f"cannot resume the seeds together: their checkpoints are at steps {at}; resume each "
+                             "alone")
         for run, config, (path, state) in zip(runs, configs, found):
             check_resume_config(state.get('config'), config, path)
             run['model'].load_state_dict(state['model']); run['optimizer'].load_state_dict(state['optimizer'])
@@ -171,7 +182,8 @@ def fit_seeds(runs, outs=None, configs=None, resume=False, overwrite=False, devi
             finite = torch.isfinite(losses['loss'])
             if not finite.all():
                 bad = [configs[s]['seed'] if configs[s] else s for s in (~finite).nonzero()[:, 0].tolist()]
-                raise FloatingPointError(f"loss is not finite at step {step + 1} for seed(s) {bad}; the checkpoints are intact")
+                raise FloatingPointError(f"loss is not finite at step {step + 1} for seed(s) {bad}; the checkpoints "
+                                         "are intact")
             for k, p in stack.params.items(): p.grad = grads[k]
             optimizer.step()
             step += 1; seconds += time.perf_counter() - t0

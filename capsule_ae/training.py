@@ -42,7 +42,8 @@ def to_device(batch, device):
 # %% ../nbs/80_training.ipynb #63051670
 @contextlib.contextmanager
 def evaluating(model):
-    "Eval mode inside the block (dropout off, layers' inference paths); afterwards the mode `model` was in, even on an error."
+    """Eval mode inside the block (dropout off, layers' inference paths); afterwards the mode `model` was in, even on an
+    error."""
     was_training = model.training
     model.eval()
     try: yield model
@@ -86,13 +87,16 @@ def graph_step(step_fn, optimizer, batches):
 def _copy_into(dst, src):
     "Copy the tensors of batch `src` into the same-shaped tensors of `dst` (a tensor or a nest of them)."
     if isinstance(dst, torch.Tensor):
-        if dst.shape != src.shape: raise ValueError(f"cuda_graph=True needs batches of one shape; got {tuple(src.shape)} after {tuple(dst.shape)}")
+        if dst.shape != src.shape:
+            raise ValueError(f"cuda_graph=True needs batches of one shape; got {tuple(src.shape)} after "
+                             f"{tuple(dst.shape)}")
         dst.copy_(src, non_blocking=True); return
     items = dst.values() if isinstance(dst, dict) else dst
     for a, b in zip(items, src.values() if isinstance(src, dict) else src): _copy_into(a, b)
 
 def graph_replayer(step_fn, optimizer, batches):
-    "`graph_step`, then a function that trains on a batch: it copies the batch into the graph's inputs and replays the graph."
+    """`graph_step`, then a function that trains on a batch: it copies the batch into the graph's inputs and replays the
+    graph."""
     graph, static, _ = graph_step(step_fn, optimizer, batches)
     def replay(batch): _copy_into(static, batch); graph.replay()
     return replay
@@ -110,24 +114,28 @@ def fit(model, loss_fn, data, optimizer, steps=None,
         device=None,          # default: CUDA when present, else CPU
         amp=False,            # bfloat16 autocast on CUDA (ignored with a warning on the CPU)
         compile=False,        # run the forward pass through torch.compile (the saved weights are the plain model's)
-        cuda_graph=False,     # capture the whole step once as a CUDA graph and replay it (CUDA, one process, no schedule)
+        cuda_graph=False,   # capture the whole step once as a CUDA graph and replay it (CUDA, one process, no schedule)
         clip=None,            # clip the gradient norm to this value
         seed=None,            # seed every generator before training (a fresh run only)
         log_every=10,         # write training metrics every this many steps
         config=None,          # the run's configuration, stored in every checkpoint and checked on resume
         progress=True):
-    "Train `model` on `loss_fn(model, batch)['loss']` for `steps` steps or `epochs` epochs; returns the last evaluation's metrics."
+    """Train `model` on `loss_fn(model, batch)['loss']` for `steps` steps or `epochs` epochs; returns the last
+    evaluation's metrics."""
     if (steps is None) == (epochs is None): raise ValueError("give exactly one budget: steps or epochs")
     if epochs is not None:
-        if not hasattr(data, '__len__'): raise ValueError("epochs needs data with a len(); give steps for an endless stream")
+        if not hasattr(data, '__len__'):
+            raise ValueError("epochs needs data with a len(); give steps for an endless stream")
         steps = epochs * len(data)
     rank, world, local_rank = dist_info()
     device = get_device(device)
     if world > 1 and device.type == 'cuda': device = torch.device('cuda', local_rank); torch.cuda.set_device(device)
     if cuda_graph:
-        if device.type != 'cuda': raise ValueError(f"cuda_graph=True captures the step as a CUDA graph and needs a CUDA device, not {device}")
+        if device.type != 'cuda':
+            raise ValueError(f"cuda_graph=True captures the step as a CUDA graph and needs a CUDA device, not {device}")
         if world > 1 or compile or amp or schedule is not None:
-            raise ValueError("cuda_graph=True works in one process without compile, amp or a learning-rate schedule (the graph fixes the lr)")
+            raise ValueError("cuda_graph=True works in one process without compile, amp or a learning-rate schedule "
+                             "(the graph fixes the lr)")
     out = Path(out) if out is not None else None
     if resume and out is None: raise ValueError("resume=True needs the run directory `out`")
     if resume and overwrite: raise ValueError("give resume or overwrite, not both")
@@ -204,7 +212,7 @@ def fit(model, loss_fn, data, optimizer, steps=None,
         try: return next(batches)
         except StopIteration: batches = iter(data); return next(batches)    # a finite dataset: next epoch
 
-    def train_step(batch):                              # forward, backward, optimizer step (no zero_grad: see graph_step)
+    def train_step(batch):                            # forward, backward, optimizer step (no zero_grad: see graph_step)
         error = None
         try:
             with torch.autocast(device.type, torch.bfloat16, enabled=amp):
@@ -213,7 +221,7 @@ def fit(model, loss_fn, data, optimizer, steps=None,
                 error = FloatingPointError(f"loss is {losses['loss'].item()} at step {step + 1}; the checkpoints in {out} are intact")
         except Exception as e:
             if world == 1: raise
-            error = e                                   # under DDP: every rank stops with it, before the gradient all-reduce
+            error = e                              # under DDP: every rank stops with it, before the gradient all-reduce
         agree(error, 'the training step', step + 1, device)
         losses['loss'].backward()
         if clip is not None: torch.nn.utils.clip_grad_norm_(model.parameters(), clip)
@@ -242,7 +250,8 @@ def fit(model, loss_fn, data, optimizer, steps=None,
             if not cuda_graph or at_log:                # a sync: a CUDA graph run only syncs when it logs
                 vals = mean_over_ranks(_scalars(losses))
                 if not math.isfinite(vals['loss']):
-                    raise FloatingPointError(f"loss is {vals['loss']} at step {step}; the checkpoints in {out} are intact")
+                    raise FloatingPointError(f"loss is {vals['loss']} at step {step}; the checkpoints in {out} are "
+                                             "intact")
                 running = vals['loss'] if running is None else 0.98 * running + 0.02 * vals['loss']
                 bar.set_postfix(loss=f'{running:.4f}', refresh=False)
                 if log and at_log: log.log(step, 'train', {**vals, 'lr': optimizer.param_groups[0]['lr'], 'seconds': seconds})
