@@ -180,7 +180,8 @@ class PMA(nn.Module):
 class SetTransformer(nn.Module):
     """Encoder ISAB, ISAB (or SAB, SAB); decoder PMA_k, SAB, SAB, Linear. X [B, N, dim_input] -> [B, num_outputs,
     dim_output]."""
-    def __init__(self, dim_input, num_outputs, dim_output, num_inds=32, dim_hidden=128, num_heads=4, ln=False, **kwargs):
+    def __init__(self, dim_input, num_outputs, dim_output, num_inds=32, dim_hidden=128, num_heads=4, ln=False,
+                 **kwargs):
         super().__init__()
         self.dim_input = dim_input
         block = (lambda i, o: SAB(i, o, num_heads, ln, **kwargs)) if num_inds is None else \

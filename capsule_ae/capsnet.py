@@ -27,7 +27,8 @@ class PrimaryCaps(nn.Module):
         B, _, h, w = a.shape
         u = a.view(B, self.types, self.dim, h, w)             # (B, types, dim, h, w): type t <- channels dim*t..
         u = u.permute(0, 1, 3, 4, 2).reshape(B, self.types * h * w, self.dim)   # (B, types*h*w, dim)
-        return squash(u.to(torch.promote_types(u.dtype, torch.float32)))   # squashed in float32 after bfloat16 convolutions
+        # squashed in float32 after bfloat16 convolutions
+        return squash(u.to(torch.promote_types(u.dtype, torch.float32)))
 
 # %% ../nbs/10_capsnet.ipynb #ee4bda65
 class DigitCaps(nn.Module):
@@ -98,7 +99,8 @@ class CapsNet(nn.Module):
         if self.decoder is not None:
             index = y if y is not None else lengths.argmax(-1)             # (B,)
             recon = self.decoder(mask_capsules(v, index))                  # (B, C*H*W)
-        return CapsNetOutput(lengths=lengths, reconstructions=recon, capsules=v, couplings=c if return_couplings else None)
+        return CapsNetOutput(lengths=lengths, reconstructions=recon, capsules=v,
+                             couplings=c if return_couplings else None)
 
     def _check(self, x, y):
         if x.dim() != 4 or tuple(x.shape[1:]) != self.in_shape:
@@ -117,6 +119,7 @@ class CapsNet(nn.Module):
 def capsnet_loss(out, x, y, recon_weight=0.0005):
     "Margin loss + weighted reconstruction loss, with the accuracy of the longest capsule (dict of scalars)."
     margin = margin_loss(out.lengths, y)
-    recon = reconstruction_loss(out.reconstructions, x, recon_weight) if out.reconstructions is not None else margin.new_zeros(())
+    recon = (reconstruction_loss(out.reconstructions, x, recon_weight) if out.reconstructions is not None
+             else margin.new_zeros(()))
     accuracy = (out.lengths.argmax(-1) == y).float().mean()
     return {'loss': margin + recon, 'margin': margin, 'reconstruction': recon, 'accuracy': accuracy}

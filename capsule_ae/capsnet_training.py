@@ -56,7 +56,8 @@ def plot_reconstructions(model, x, y, n=10):
         axes[1, i].imshow(out.reconstructions[i].view(x.shape[-2:]).cpu(), cmap='gray_r', vmin=0, vmax=1)
         axes[0, i].set_title(f'{y[i].item()}', fontsize=9); axes[1, i].set_title(f'({pred[i].item()})', fontsize=9)
     for a in axes.flat: a.axis('off')
-    axes[0, 0].text(-6, 14, 'input', rotation=90, va='center'); axes[1, 0].text(-6, 14, 'recon.', rotation=90, va='center')
+    axes[0, 0].text(-6, 14, 'input', rotation=90, va='center')
+    axes[1, 0].text(-6, 14, 'recon.', rotation=90, va='center')
     return fig
 
 @torch.no_grad()
@@ -67,7 +68,8 @@ def plot_perturbations(model, x, deltas=np.arange(-0.25, 0.2501, 0.05)):
     k = out.lengths.argmax(-1)                                       # (1,)
     v = out.capsules[0, k[0]]                                        # (16,)
     D = v.shape[0]
-    shift = torch.eye(D, device=v.device)[:, None, :] * torch.tensor(deltas, dtype=v.dtype, device=v.device)[None, :, None]
+    shift = torch.eye(D, device=v.device)[:, None, :] * torch.tensor(deltas, dtype=v.dtype,
+                                                                     device=v.device)[None, :, None]
     vs = (v + shift).reshape(-1, D)                                  # (D * len(deltas), 16)
     caps = torch.zeros(len(vs), model.n_classes, D, device=v.device)
     caps[:, k[0]] = vs
@@ -75,7 +77,9 @@ def plot_perturbations(model, x, deltas=np.arange(-0.25, 0.2501, 0.05)):
     fig, axes = plt.subplots(D, len(deltas), figsize=(0.75 * len(deltas), 0.75 * D))
     for d in range(D):
         for j in range(len(deltas)):
-            axes[d, j].imshow(images[d, j], cmap='gray_r', vmin=0, vmax=1); axes[d, j].set_xticks([]); axes[d, j].set_yticks([])
+            axes[d, j].imshow(images[d, j], cmap='gray_r', vmin=0, vmax=1)
+            axes[d, j].set_xticks([])
+            axes[d, j].set_yticks([])
         axes[d, 0].set_ylabel(str(d), rotation=0, labelpad=10, fontsize=8)
     for j, dlt in enumerate(deltas): axes[-1, j].set_xlabel(f'{dlt + 0:+.2f}'.replace('-0.00', '0.00'), fontsize=8)
     fig.suptitle(f'digit capsule {k[0].item()}: each row moves one of its {D} dimensions', y=0.92)
@@ -89,8 +93,11 @@ def plot_lengths(model, x, y, n=6):
     lengths = model(x[:n]).lengths.cpu()
     fig, axes = plt.subplots(2, n, figsize=(2.2 * n, 3.6), gridspec_kw={'height_ratios': [1, 1]})
     for i in range(n):
-        axes[0, i].imshow(x[i, 0].cpu(), cmap='gray_r'); axes[0, i].axis('off'); axes[0, i].set_title(f'label {y[i].item()}')
-        axes[1, i].bar(range(model.n_classes), lengths[i], color=['C3' if j == y[i] else 'C0' for j in range(model.n_classes)])
+        axes[0, i].imshow(x[i, 0].cpu(), cmap='gray_r')
+        axes[0, i].axis('off')
+        axes[0, i].set_title(f'label {y[i].item()}')
+        axes[1, i].bar(range(model.n_classes), lengths[i],
+                       color=['C3' if j == y[i] else 'C0' for j in range(model.n_classes)])
         axes[1, i].set_ylim(0, 1); axes[1, i].set_xticks(range(model.n_classes))
         axes[1, i].axhline(0.9, ls=':', c='k', lw=0.8); axes[1, i].axhline(0.1, ls=':', c='k', lw=0.8)
     axes[1, 0].set_ylabel('|v_j|')
@@ -144,7 +151,8 @@ def _build_capsnet(device, epochs, steps, seed, batch_size, lr, decay_rate, deca
         def figures(metrics):
             x, y = next(iter(MNISTBatches(test_ds, 16, shuffle=False, max_shift=0, device=device)))
             axes = plot_metrics(out, keys=['loss', 'margin', 'reconstruction', 'test_accuracy'])
-            return {'reconstructions': plot_reconstructions(model, x, y), 'perturbations': plot_perturbations(model, x[0]),
+            return {'reconstructions': plot_reconstructions(model, x, y),
+                    'perturbations': plot_perturbations(model, x[0]),
                     'lengths': plot_lengths(model, x, y), 'curves': axes[0].figure}
         return metrics, figures
     return dict(model=model, loss_fn=partial(capsnet_batch_loss, recon_weight=recon_weight), data=data, optimizer=opt,

@@ -36,7 +36,8 @@ class SCAESelfAttention(nn.Module):
         y = self.attn(x, x, mask, bias) + x                                    # (B, M, d)
         a = presence if presence is not None else mask
         if a is not None: y = y * a[..., None]
-        y = self.ln0(y.to(torch.promote_types(y.dtype, torch.float32)))        # LayerNorm in float32 (or 64), also under bfloat16 autocast
+        # LayerNorm in float32 (or 64), also under bfloat16 autocast
+        y = self.ln0(y.to(torch.promote_types(y.dtype, torch.float32)))
         return self.ln1(y + self.mlp(y))                                       # (B, M, d)
 
 
@@ -64,7 +65,8 @@ EMPTY_POOL = ('bias', 'official')
 
 class SCAEEncoder(nn.Module):
     "Points [B, M, dim_input] -> K capsule features [B, K, dim_output]: Linear, SCAE blocks, Linear, seed attention."
-    def __init__(self, dim_input=2, n_caps=3, dim_hidden=128, dim_output=32, n_layers=4, num_heads=4, ln=True, init='tf',
+    def __init__(self, dim_input=2, n_caps=3, dim_hidden=128, dim_output=32, n_layers=4, num_heads=4, ln=True,
+                 init='tf',
                  presence_attention='official',  # how float presences steer attention: see `forward`
                  empty_pool='bias'):              # what the pooling returns for a set with no present point: see below
         super().__init__()
@@ -77,7 +79,8 @@ class SCAEEncoder(nn.Module):
         self.out = nn.Linear(dim_hidden, dim_output)
         if init not in ('tf', 'torch'): raise ValueError(f"init must be 'tf' or 'torch', got {init!r}")
         self.seeds = nn.Parameter(torch.empty(1, n_caps, dim_output))          # (1, K, d_out)
-        if init == 'torch': nn.init.xavier_uniform_(self.seeds)                # PyTorch's defaults, drawn in the earlier order
+        if init == 'torch':
+            nn.init.xavier_uniform_(self.seeds)                # PyTorch's defaults, drawn in the earlier order
         self.pool = MultiheadAttention(dim_output, dim_output, dim_output, num_heads, head_scale=True, out_proj=True)
         if init == 'tf':                                                       # the official code's (Sonnet 1, TF1 Glorot)
             tf_linear_init_(self)
@@ -92,12 +95,14 @@ class SCAEEncoder(nn.Module):
             if mask is not None: raise ValueError("give either mask or presence, not both")
             if presence.shape != x.shape[:2]:
                 raise ValueError(f"presence must have shape [B, M] = {tuple(x.shape[:2])}, got {tuple(presence.shape)}")
-            if self.presence_attention == 'official': mask = presence == presence.amax(-1, keepdim=True)   # logits - (1 - p) 1e32
+            # logits - (1 - p) 1e32
+            if self.presence_attention == 'official': mask = presence == presence.amax(-1, keepdim=True)
             else: bias = safe_log(presence)                                    # keys weighted by presence
         h = self.inp(x)                                                        # (B, M, d)
         for blk in self.blocks: h = blk(h, mask, presence, bias)               # (B, M, d)
         z = self.out(h)                                                        # (B, M, d_out)
-        if mask is not None and self.empty_pool == 'official': mask = safe_key_mask(mask)  # an empty set: all 11 elements
+        # an empty set: all 11 elements
+        if mask is not None and self.empty_pool == 'official': mask = safe_key_mask(mask)
         return self.pool(self.seeds.expand(x.shape[0], -1, -1), z, mask, bias)  # (B, K, d_out)
 
 
@@ -167,7 +172,8 @@ VOTE_KINDS = ('point', 'pose')
 class CapsuleLayer(nn.Module):
     """K object capsules with N votes each, from features [B, K, dim_in]; votes are points (CCAE) or affine part poses
     (OCAE)."""
-    def __init__(self, n_caps=3, n_votes=4, dim_in=32, dim_caps=32, mlp_hidden=128, noise_scale=4., similarity=True, vote='point'):
+    def __init__(self, n_caps=3, n_votes=4, dim_in=32, dim_caps=32, mlp_hidden=128, noise_scale=4., similarity=True,
+                 vote='point'):
         super().__init__()
         if vote not in VOTE_KINDS: raise ValueError(f"vote must be one of {VOTE_KINDS}, got {vote!r}")
         self.K, self.N, self.noise_scale, self.similarity, self.vote = n_caps, n_votes, noise_scale, similarity, vote
@@ -195,7 +201,8 @@ class CapsuleLayer(nn.Module):
         OP_dynamic = params[..., :N * 6].unflatten(-1, (N, 6))                 # (B, K, N, 6)
         rest = params[..., N * 6:] + self.bias                                 # (B, K, 6 + 1 + 2N)
         OV_raw, caps_logit, vote_logit, scale_raw = rest.split(self.n_params[1:], -1)
-        if not isinstance(noise, (tuple, list)) and noise: noise = self.noise_draws(h.shape[0], dtype=h.dtype, device=h.device)
+        if not isinstance(noise, (tuple, list)) and noise:
+            noise = self.noise_draws(h.shape[0], dtype=h.dtype, device=h.device)
         if isinstance(noise, (tuple, list)):
             u_caps, u_vote = noise                                             # (B, K, 1), (B, K, N) uniform in [0, 1)
             caps_logit = caps_logit + (u_caps - 0.5) * self.noise_scale
@@ -206,7 +213,8 @@ class CapsuleLayer(nn.Module):
         votes = OVOP[..., :2, 2] if self.vote == 'point' else OVOP[..., :2, :].flatten(-2)  # (B, K, N, 2 or 6)
         scales = F.softplus(scale_raw + 0.5) + 1e-2                            # (B, K, N)
         vote_presence = torch.sigmoid(caps_logit) * torch.sigmoid(vote_logit)  # (B, K, N)
-        return CapsuleParams(votes, scales, vote_presence, caps_logit[..., 0], vote_presence.amax(-1), OV, OP, OP_dynamic)
+        return CapsuleParams(votes, scales, vote_presence, caps_logit[..., 0], vote_presence.amax(-1), OV, OP,
+                             OP_dynamic)
 
 
 # %% ../nbs/05b_capsule_layer.ipynb #586f3fea
@@ -215,12 +223,14 @@ def prior_sparsity(u, n_classes, within=None):
     mean_k (sum_b u_bk - B / C)^2."""
     B, K = u.shape
     within = K / n_classes if within is None else within
-    return ((u.sum(1) - within) ** 2).mean(), ((batch_sum(u) - global_batch_size(B) / n_classes) ** 2).mean()  # B: the global batch under DDP
+    # B: the global batch under DDP
+    return ((u.sum(1) - within) ** 2).mean(), ((batch_sum(u) - global_batch_size(B) / n_classes) ** 2).mean()
 
 def posterior_sparsity(mass):
     """Posterior sparsity of capsule masses [B, K]: the mean entropy of each example's normalised mass, and the entropy
     of the batch's."""
     entropy = lambda q: -(q * safe_log(q)).sum(-1)
     normalise = lambda q: q / (q.sum(-1, keepdim=True) + 1e-8)
-    return entropy(normalise(mass)).mean(), entropy(normalise(batch_sum(mass)))  # few capsules per example; all used across the batch
+    # few capsules per example; all used across the batch
+    return entropy(normalise(mass)).mean(), entropy(normalise(batch_sum(mass)))
 

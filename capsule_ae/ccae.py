@@ -38,8 +38,10 @@ class CCAE(nn.Module):
                  precision='fp32'):  # 'bf16': the encoder under bfloat16 autocast (weights and everything after it in float32)
         super().__init__()
         self.K, self.N, self.precision = n_caps, n_votes, check_precision(precision)
-        self.encoder = SCAEEncoder(dim_input, n_caps, dim_hidden, dim_caps, n_layers, num_heads, init=init, empty_pool=empty_pool)
-        self.layer = CapsuleLayer(n_caps, n_votes, dim_caps, dim_caps, mlp_hidden, noise_scale, similarity, vote='point')
+        self.encoder = SCAEEncoder(dim_input, n_caps, dim_hidden, dim_caps, n_layers, num_heads, init=init,
+                                   empty_pool=empty_pool)
+        self.layer = CapsuleLayer(n_caps, n_votes, dim_caps, dim_caps, mlp_hidden, noise_scale, similarity,
+                                  vote='point')
         self.register_load_state_dict_pre_hook(_layer_keys)          # weights saved before the layer was its own module
 
     def capsules(self, x, presence=None, noise=True):
@@ -67,7 +69,8 @@ class CCAE(nn.Module):
         log_joint = part_log_joint(x, caps.votes, caps.scales, caps.vote_presence)  # (B, M, J + 1)
         log_prob = torch.logsumexp(log_joint, -1) * presence                   # (B, M)
         winner = log_joint[..., :-1].argmax(-1)                                # (B, M)
-        return CCAEOutput(**caps._asdict(), log_joint=log_joint, log_prob=log_prob, winner=winner, capsule=winner // self.N)
+        return CCAEOutput(**caps._asdict(), log_joint=log_joint, log_prob=log_prob, winner=winner,
+                          capsule=winner // self.N)
 
 def _layer_keys(module, state_dict, prefix, *args):
     """Rename a CCAE state dict saved when the capsule layer's weights sat on the CCAE itself ('caps_mlp.' ->
@@ -97,7 +100,8 @@ def ccae_losses(out, presence, n_classes=2, weights=None, prior='official'):
     B, K = out.caps_presence.shape
     if B == 0: raise ValueError("ccae_losses: the batch is empty, and its batch means have no value")
     log_prob = out.log_prob.sum(-1).mean()                                     # per example, then batch mean
-    wins = ((out.capsule[..., None] == torch.arange(K, device=presence.device)) * presence[..., None]).sum(1)            # (B, K) present points won
+    # (B, K) present points won
+    wins = ((out.capsule[..., None] == torch.arange(K, device=presence.device)) * presence[..., None]).sum(1)
     bce = F.binary_cross_entropy_with_logits(out.caps_presence_logit, (wins > 1).to(wins.dtype), reduction='none')
     winner = (bce * (wins > 0)).sum(-1).mean()
     dynamic_l2 = (out.OP_dynamic ** 2).sum() / (2 * B)
@@ -133,7 +137,8 @@ def official_state_dict(get, n_heads=4, n_layers=4):
     for i in range(n_layers):
         block = f'{E}/self_attention' + (f'_{i}' if i else '')
         attention(f'encoder.blocks.{i}.attn', f'{block}/multi_head_qkv_attention')
-        linear(f'encoder.blocks.{i}.mlp.0', f'{block}/mlp/linear_0'); linear(f'encoder.blocks.{i}.mlp.2', f'{block}/mlp/linear_1')
+        linear(f'encoder.blocks.{i}.mlp.0', f'{block}/mlp/linear_0')
+        linear(f'encoder.blocks.{i}.mlp.2', f'{block}/mlp/linear_1')
         for j, ln in enumerate(('layer_norm', 'layer_norm_1')):
             sd[f'encoder.blocks.{i}.ln{j}.weight'] = torch.as_tensor(get(f'{block}/{ln}/gamma'))
             sd[f'encoder.blocks.{i}.ln{j}.bias'] = torch.as_tensor(get(f'{block}/{ln}/beta'))
@@ -143,8 +148,10 @@ def official_state_dict(get, n_heads=4, n_layers=4):
     for key, mlp in (('caps_mlp', 'batch_mlp'), ('param_mlp', 'batch_mlp_1')):
         for i, name in ((0, 'batch_linear'), (2, 'batch_linear_1')):
             sd[f'layer.{key}.{i}.weight'] = torch.as_tensor(get(f'{C}/{mlp}/{name}/weights'))[0]   # (K, d_in, d_out)
-            if key == 'caps_mlp' or i == 0: sd[f'layer.{key}.{i}.bias'] = torch.as_tensor(get(f'{C}/{mlp}/{name}/add/b'))
-    biases = [torch.as_tensor(get(f'{C}/{name}/b')) for name in ('add', 'add_1', 'add_2', 'add_3')]  # OV, a_k, a_kn, lambda
+            if key == 'caps_mlp' or i == 0:
+                sd[f'layer.{key}.{i}.bias'] = torch.as_tensor(get(f'{C}/{mlp}/{name}/add/b'))
+    # OV, a_k, a_kn, lambda
+    biases = [torch.as_tensor(get(f'{C}/{name}/b')) for name in ('add', 'add_1', 'add_2', 'add_3')]
     sd['layer.bias'] = torch.cat([b.reshape(b.shape[0], -1) for b in biases], -1)                      # (K, 6 + 1 + 2N)
     sd['layer.OP_static'] = torch.as_tensor(get(f'{C}/cpr_static'))
     return sd

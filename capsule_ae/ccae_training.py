@@ -51,7 +51,8 @@ def _similarity_residual(a, q):
 def template_shape(model, patterns=(SQUARE, TRIANGLE)):
     """Per capsule: residual of its template (translations of T(OP_static), N points) after the best similarity fit to
     the nearest pattern."""
-    t = geometric_transform(model.layer.OP_static.detach().double().cpu(), model.layer.similarity)[0, ..., :2, 2]  # (K, N, 2)
+    # (K, N, 2)
+    t = geometric_transform(model.layer.OP_static.detach().double().cpu(), model.layer.similarity)[0, ..., :2, 2]
     t = (t[..., 0] + 1j * t[..., 1]).numpy()                                   # (K, N) complex
     res = []
     for tk in t:
@@ -68,12 +69,15 @@ def evaluate_ccae(model, data, noise=False, batch_size=2000, seed=0):
     "Segmentation accuracy, ARI, log-likelihood and failure diagnostics of `model` on `data` (see the text)."
     device = next(model.parameters()).device
     capsule, log_prob, u = [], [], []
-    with evaluating(model), torch.random.fork_rng(devices=range(torch.cuda.device_count())):   # generators restored after
+    # generators restored after
+    with evaluating(model), torch.random.fork_rng(devices=range(torch.cuda.device_count())):
         torch.manual_seed(seed)                                                # the noise draw, when on, is seeded
         for i in range(0, len(data.corners), batch_size):
             x, p = data.corners[i:i + batch_size].to(device), data.presence[i:i + batch_size].to(device)
             out = model(x, p, noise=noise)
-            capsule.append(out.capsule.cpu()); log_prob.append(out.log_prob.sum(1).cpu()); u.append(out.caps_presence.cpu())
+            capsule.append(out.capsule.cpu())
+            log_prob.append(out.log_prob.sum(1).cpu())
+            u.append(out.caps_presence.cpu())
     capsule, u = torch.cat(capsule), torch.cat(u)                              # (B, M), (B, K)
     K, G = model.K, data.pattern_presence.shape[1]
     multi = data.pattern_presence.sum(1) > 1                                   # scenes of 2+ patterns
@@ -98,7 +102,8 @@ def kmeans_baseline(data, k=3, seed=0):
     G = data.pattern_presence.shape[1]
     return {'kmeans_segm_acc': segmentation_accuracy(labels, data.pattern_id, data.presence, k, G),
             'kmeans_ari': adjusted_rand_index(labels, data.pattern_id, data.presence),
-            'one_group_segm_acc': segmentation_accuracy(torch.zeros_like(data.pattern_id), data.pattern_id, data.presence, k, G)}
+            'one_group_segm_acc': segmentation_accuracy(torch.zeros_like(data.pattern_id), data.pattern_id,
+                                                        data.presence, k, G)}
 
 # %% ../nbs/07_ccae_training.ipynb #bae0c4a1
 UNMATCHED = 7          # tab10's grey: the colour of a capsule matched to no pattern
@@ -117,7 +122,8 @@ def plot_ccae(model, data, n=8, noise=False):
     batch = Constellations(*(t[:n] for t in data))
     with evaluating(model): out = model(batch.corners.to(device), batch.presence.to(device), noise=noise)
     capsule = out.capsule.cpu()
-    match = matched_patterns(capsule, batch.pattern_id, batch.presence, model.K, batch.pattern_presence.shape[1])  # (n, K)
+    # (n, K)
+    match = matched_patterns(capsule, batch.pattern_id, batch.presence, model.K, batch.pattern_presence.shape[1])
     colour_of = np.where(match >= 0, match, UNMATCHED)                         # (n, K) tab10 index per capsule
     as_pattern = torch.as_tensor(np.take_along_axis(colour_of, capsule.numpy(), 1))  # (n, M) colour of each point
     wrong = (as_pattern != batch.pattern_id) & (batch.presence > 0)
@@ -147,8 +153,11 @@ def plot_ccae_curves(run_dir, smooth=20):
     K = sum(f'wins_{k}' in ev[0] for k in range(64)) if ev else 0
     for k in range(K): axes[1].plot(steps, [r[f'wins_{k}'] for r in ev], marker='.', label=f'capsule {k}')
     loss = np.array([r['loss'] for r in tr])
-    if len(loss) >= smooth: axes[2].plot([r['step'] for r in tr][smooth - 1:], np.convolve(loss, np.ones(smooth) / smooth, 'valid'))
-    for ax, title in zip(axes, ('held-out segmentation', 'points won per example', f'training loss ({smooth}-log moving mean)')):
+    if len(loss) >= smooth:
+        axes[2].plot([r['step'] for r in tr][smooth - 1:], np.convolve(loss, np.ones(smooth) / smooth, 'valid'))
+    for ax, title in zip(axes,
+                         ('held-out segmentation', 'points won per example',
+                          f'training loss ({smooth}-log moving mean)')):
         ax.set_title(title); ax.set_xlabel('step')
         if ax.get_legend_handles_labels()[0]: ax.legend()
     fig.tight_layout()
@@ -215,8 +224,8 @@ def train_ccae(
         run = _build_ccae(device, cuda_graph=cuda_graph, out=outs[config['seed']], **config)
         set_fast_attention(run['model'], False)
         return run
-    return run_seeds(build, [{**config, 'seed': s} for s in seeds], seed_dirs(out, seeds), resume, overwrite, device, progress,
-                     compile, sources=seed_dirs(branch_from, seeds))
+    return run_seeds(build, [{**config, 'seed': s} for s in seeds], seed_dirs(out, seeds), resume, overwrite, device,
+                     progress, compile, sources=seed_dirs(branch_from, seeds))
 
 def _build_ccae(device, steps, seed, batch_size, lr, optimizer, n_held_out, eval_every, checkpoint_every, init, prior,
                 recipe, weights, empty_pool=None, precision='fp32', branch_from=None, cuda_graph=False, compile=False, out=None):
@@ -234,7 +243,8 @@ def _build_ccae(device, steps, seed, batch_size, lr, optimizer, n_held_out, eval
         if out is not None: evals = [r for r in read_metrics(out) if r['split'] == 'eval']   # across resumes too
         untrained = untrained_metrics(lambda: CCAE(init=init, empty_pool=empty_pool).to(device),
                                       lambda m: evaluate_ccae(m, held), seed)
-        metrics = {**evaluate_ccae(model, held), 'noise_at_eval': False, **last_evaluations(evals, LAST_KEYS), **untrained,
+        metrics = {**evaluate_ccae(model, held), 'noise_at_eval': False, **last_evaluations(evals, LAST_KEYS),
+                   **untrained,
                    **{f'{k}_noisy': v for k, v in evaluate_ccae(model, held, noise=True).items()},
                    **kmeans_baseline(held), 'n_held_out': n_held_out}
         def figures(metrics):
@@ -243,9 +253,11 @@ def _build_ccae(device, steps, seed, batch_size, lr, optimizer, n_held_out, eval
                          f"{metrics['segm_acc']:.3f} (k-means {metrics['kmeans_segm_acc']:.3f})", y=1.02)
             return {'constellations': fig, 'curves': plot_ccae_curves(out)}
         return metrics, figures
-    return dict(model=model, loss_fn=partial(ccae_loss, prior=prior, weights=loss_weights), data=ConstellationStream(batch_size, seed=seed),
+    return dict(model=model, loss_fn=partial(ccae_loss, prior=prior, weights=loss_weights),
+                data=ConstellationStream(batch_size, seed=seed),
                 optimizer=opt, report=report,
-                random=lambda g, batch: {'noise': model.layer.noise_draws(batch.corners.shape[0], g, device=batch.corners.device)},
+                random=lambda g, batch: {'noise': model.layer.noise_draws(batch.corners.shape[0], g,
+                                                                          device=batch.corners.device)},
                 fit=dict(steps=steps, eval_fn=eval_fn, eval_every=eval_every or max(steps // 20, 1),
                          checkpoint_every=checkpoint_every, cuda_graph=cuda_graph, compile=compile))
 

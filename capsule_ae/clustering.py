@@ -134,7 +134,8 @@ def plot_clustering(model, batch, n=4, axes=None):
             c = colors[k % 10]
             ax.plot(mu[i, k, 0], mu[i, k, 1], 'x', color='k', ms=8, mew=2)
             for r in (1, 2):
-                ax.add_patch(plt.Circle(mu[i, k].tolist(), r * sigma[i, k].item(), fill=False, color=c, lw=1.2, alpha=0.9))
+                ax.add_patch(plt.Circle(mu[i, k].tolist(), r * sigma[i, k].item(), fill=False, color=c, lw=1.2,
+                                        alpha=0.9))
             ax.annotate(f'{pi[i, k]:.2f}', mu[i, k].tolist(), textcoords='offset points', xytext=(5, 5), fontsize=7)
         ax.set_aspect('equal'); ax.set_xlim(-5.5, 5.5); ax.set_ylim(-5.5, 5.5); ax.set_xticks([]); ax.set_yticks([])
     return axes

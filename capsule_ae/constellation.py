@@ -62,7 +62,8 @@ class ConstellationStream:
         pattern_presence = (torch.rand(B, P, generator=g) >= self.drop_prob).float()       # (B, P)
         cos, sin = theta.cos(), theta.sin()
         R = torch.stack([torch.stack([cos, -sin], -1), torch.stack([sin, cos], -1)], -2)    # (B, P, 2, 2)
-        sR, tp = (s[..., None, None] * R)[:, self.pattern_of], (t / s[..., None])[:, self.pattern_of]  # (B, M, 2, 2), (B, M, 2)
+        # (B, M, 2, 2), (B, M, 2)
+        sR, tp = (s[..., None, None] * R)[:, self.pattern_of], (t / s[..., None])[:, self.pattern_of]
         corners = (sR @ self.corners[None, :, :, None])[..., 0] + tp                       # (B, M, 2)
         corners = (corners - self.lo) / (self.hi - self.lo) * 2 - 1                        # (B, M, 2) in [-1, 1]
         pattern_id = self.pattern_of.expand(B, -1)                                         # (B, M)

@@ -29,7 +29,8 @@ def shard(batch, rank, world):
         n = batch.shape[0] // world
         return batch[rank * n:(rank + 1) * n]
     if isinstance(batch, dict): return {k: shard(v, rank, world) for k, v in batch.items()}
-    if isinstance(batch, tuple) and hasattr(batch, '_fields'): return type(batch)(*(shard(v, rank, world) for v in batch))
+    if isinstance(batch, tuple) and hasattr(batch, '_fields'):
+        return type(batch)(*(shard(v, rank, world) for v in batch))
     if isinstance(batch, (list, tuple)): return type(batch)(shard(v, rank, world) for v in batch)
     return batch
 

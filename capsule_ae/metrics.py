@@ -59,7 +59,8 @@ def adjusted_rand_index(pred, target, presence):
         raise ValueError(f"pred, target and presence must share one shape [B, M], got {pred.shape}, {target.shape}, "
                          f"{present.shape}")
     K, G = int(pred.max(initial=0)) + 1, int(target.max(initial=0)) + 1
-    n_ij = count_matrices(pred, target, present, K, G).transpose(0, 2, 1).astype(np.float64)  # (B, G, K): true x predicted
+    # (B, G, K): true x predicted
+    n_ij = count_matrices(pred, target, present, K, G).transpose(0, 2, 1).astype(np.float64)
     n = n_ij.sum((1, 2))                                                       # (B,) present points
     squares = (n_ij ** 2).sum((1, 2))
     # pairs of points: together in both (tp), apart in both (tn), or together in one only (fp, fn), as sklearn counts them
@@ -68,7 +69,8 @@ def adjusted_rand_index(pred, target, presence):
     fn = (n_ij * n_ij.sum(2, keepdims=True)).sum((1, 2)) - squares             # together in the truth only
     tn = n ** 2 - fp - fn - squares
     with np.errstate(divide='ignore', invalid='ignore'):
-        ari = np.where((fp == 0) & (fn == 0), 1., 2 * (tp * tn - fn * fp) / ((tp + fn) * (fn + tn) + (tp + fp) * (fp + tn)))
+        ari = np.where((fp == 0) & (fn == 0), 1.,
+                       2 * (tp * tn - fn * fp) / ((tp + fn) * (fn + tn) + (tp + fp) * (fp + tn)))
     scores = ari[n > 0]
     return float(scores.mean()) if scores.size else float('nan')
 

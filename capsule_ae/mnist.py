@@ -88,7 +88,8 @@ def mnist_datasets(root=None, download=True, transform=None):
         raise FileNotFoundError("MNIST is not ready: "
                                 "" + '; '.join(problems) + ". Call fetch_mnist(root) or pass download=True.")
     if problems: fetch_mnist(root)
-    return (datasets.MNIST(root, train=True, transform=transform), datasets.MNIST(root, train=False, transform=transform))
+    return (datasets.MNIST(root, train=True, transform=transform),
+            datasets.MNIST(root, train=False, transform=transform))
 
 # %% ../nbs/08_mnist.ipynb #84af3ffd
 def random_shift(images, max_shift=2, generator=None):
@@ -125,7 +126,8 @@ def pad_and_shift(images, canvas=40, generator=None):
 class MNISTBatches:
     """Batches (x [B, 1, 28, 28] float in [0, 1], y [B]) of an MNIST dataset held in memory; shuffled, shifted,
     resumable; `canvas=40` gives the SCAE's 40 x 40 canvases."""
-    def __init__(self, dataset, batch_size=128, shuffle=True, max_shift=2, seed=0, drop_last=False, device=None, canvas=None):
+    def __init__(self, dataset, batch_size=128, shuffle=True, max_shift=2, seed=0, drop_last=False, device=None,
+                 canvas=None):
         if batch_size <= 0: raise ValueError(f"batch_size must be positive, got {batch_size}")
         self.images = dataset.data.to(device).unsqueeze(1)      # (N, 1, 28, 28) uint8
         self.labels = dataset.targets.to(device)                # (N,)

@@ -64,7 +64,8 @@ class OCAE(nn.Module):
         self.K, self.M, self.mixture, self.precision = n_caps, n_parts, mixture, check_precision(precision)
         self.encoder = SCAEEncoder(dim_input, n_caps, dim_hidden, dim_caps_in, n_layers, num_heads,
                                    presence_attention=presence_attention)
-        self.layer = CapsuleLayer(n_caps, n_parts, dim_caps_in, dim_caps, mlp_hidden, noise_scale, similarity=False, vote='pose')
+        self.layer = CapsuleLayer(n_caps, n_parts, dim_caps_in, dim_caps, mlp_hidden, noise_scale, similarity=False,
+                                  vote='pose')
 
     def forward(self, parts: PCAEOutput, noise=True):
         "Part capsules (a PCAEOutput) -> OCAEOutput."

@@ -31,7 +31,8 @@ POOLINGS = ('official', 'paper')
 
 class PartEncoder(nn.Module):
     "Image [B, C, 40, 40] -> for M parts: raw pose [B, M, 6], special features [B, M, 16], presence logit [B, M, 1]."
-    def __init__(self, n_parts=40, n_features=16, channels=1, size=40, width=128, strides=(2, 2, 1, 1), pooling='official',
+    def __init__(self, n_parts=40, n_features=16, channels=1, size=40, width=128, strides=(2, 2, 1, 1),
+                 pooling='official',
                  precision='fp32'):  # 'bf16': the convolutions under bfloat16 autocast, the attention pooling in float32
         super().__init__()
         if pooling not in POOLINGS: raise ValueError(f"pooling must be one of {POOLINGS}, got {pooling!r}")
@@ -145,10 +146,12 @@ class PCAE(nn.Module):
         self.template_logits = nn.Parameter(template_init_(torch.empty(n_parts, channels, template_size, template_size)))
         self.alpha_logits = nn.Parameter(torch.zeros(n_parts, 1, template_size, template_size))
         self.color = nn.Sequential(nn.Linear(n_features, 32), nn.ReLU(), nn.Linear(32, channels))
-        self.bg_value = nn.Parameter(torch.empty(channels).uniform_(-math.sqrt(3), math.sqrt(3)))  # TF Glorot for a scalar
+        # TF Glorot for a scalar
+        self.bg_value = nn.Parameter(torch.empty(channels).uniform_(-math.sqrt(3), math.sqrt(3)))
         self.bg_logit = nn.Parameter(torch.zeros(1))
         for m in self.modules():
-            if isinstance(m, (nn.Linear, nn.Conv2d)): sonnet_normal_(m.weight, m.weight[0].numel()); nn.init.zeros_(m.bias)
+            if isinstance(m, (nn.Linear, nn.Conv2d)):
+                sonnet_normal_(m.weight, m.weight[0].numel()); nn.init.zeros_(m.bias)
 
     def encode(self, x, noise=True):
         "Images [B, C, 40, 40] -> pose [B, M, 6], presence logit [B, M], presence d_m [B, M], features [B, M, 16]."
@@ -176,7 +179,8 @@ class PCAE(nn.Module):
         pose, logit, presence, features = self.encode(x, noise)
         T, rendered, means, logits = self.decode(pose, presence, features)
         return PCAEOutput(pose=pose, presence_logit=logit, presence=presence, features=features, templates=T,
-                          rendered=rendered, means=means, mixing_logits=logits, rec_ll=image_log_likelihood(x, means, logits))
+                          rendered=rendered, means=means, mixing_logits=logits, rec_ll=image_log_likelihood(x, means,
+                                                                                                            logits))
 
 def reconstruct(out):
     "The mixture's mean image [B, C, H, W]: sum_j p_{j,i} mu_{j,i} at every pixel i."

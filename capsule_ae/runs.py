@@ -66,7 +66,8 @@ def load_checkpoint(path, map_location='cpu'):
                                "tensors and plain "
                                "values, and unpickling it could run code it carries; if you trust where it came from, "
                                "read it with torch.load(path, weights_only=False)") from None
-    except Exception as e: raise RuntimeError(f"checkpoint {path} is truncated or corrupt ({type(e).__name__}: {e})") from e
+    except Exception as e:
+        raise RuntimeError(f"checkpoint {path} is truncated or corrupt ({type(e).__name__}: {e})") from e
 
 def checkpoint_paths(run_dir):
     "The checkpoints in `run_dir`, oldest first."
@@ -105,7 +106,8 @@ def read_metrics(path):
     records = []
     for i, line in enumerate(path.read_text().splitlines()):
         try: records.append(json.loads(line))
-        except json.JSONDecodeError: warnings.warn(f"{path}: skipped line {i + 1}, cut short (a killed process) or corrupt")
+        except json.JSONDecodeError:
+            warnings.warn(f"{path}: skipped line {i + 1}, cut short (a killed process) or corrupt")
     return records
 
 def last_evaluations(evals, keys, n=5):

@@ -38,7 +38,8 @@ def scae_loss(model, batch, weights=None, within=None):
 def matching_accuracy(clusters, labels, n=10):
     "Accuracy of the best one-to-one map from cluster ids to labels (Hungarian algorithm) and the map itself [n]."
     labels = np.asarray(labels)
-    counts = count_matrices(np.asarray(clusters)[None], labels[None], np.ones((1, len(labels))), n, n)[0]  # (n, n) by (cluster, label)
+    # (n, n) by (cluster, label)
+    counts = count_matrices(np.asarray(clusters)[None], labels[None], np.ones((1, len(labels))), n, n)[0]
     matched, mapping = best_matching(counts)                                   # k-means clusters are never empty
     return matched / len(labels), mapping
 
@@ -134,7 +135,8 @@ def _build_scae(device, steps, seed, batch_size, lr, optimizer, weights, within,
                 checkpoint_every, root=None, out=None):
     train_ds, test_ds = mnist_datasets(root)
     data = MNISTBatches(train_ds, batch_size, canvas=40, seed=seed, device=device)
-    canvases = lambda ds, s: MNISTBatches(ds, 500, shuffle=False, canvas=40, seed=s, device=device)  # fixed images and shifts
+    # fixed images and shifts
+    canvases = lambda ds, s: MNISTBatches(ds, 500, shuffle=False, canvas=40, seed=s, device=device)
     make = lambda: SCAE(n_parts, n_caps, pooling=pooling, presence_attention=presence_attention, mixture=mixture,
                         precision=precision)
     model = make()
@@ -171,7 +173,10 @@ def plot_capsules(model, x, y, seed=0):
     counts = np.zeros((10, 10)); np.add.at(counts, (labels, mapping[clusters]), 1)
     fig, (a, b) = plt.subplots(1, 2, figsize=(12, 3.8), gridspec_kw={'width_ratios': [2.2, 1]})
     im = a.imshow(by_class, aspect='auto', cmap='viridis', vmin=0, vmax=1)
-    a.set_xlabel('object capsule'); a.set_ylabel('digit'); a.set_yticks(range(10)); fig.colorbar(im, ax=a, label='mean presence')
+    a.set_xlabel('object capsule')
+    a.set_ylabel('digit')
+    a.set_yticks(range(10))
+    fig.colorbar(im, ax=a, label='mean presence')
     b.imshow(counts, cmap='Blues'); b.set_xlabel('matched cluster'); b.set_ylabel('digit')
     b.set_xticks(range(10)); b.set_yticks(range(10)); b.set_title(f'k-means on these {len(labels)} images: {acc:.1%}')
     fig.tight_layout()

@@ -57,7 +57,8 @@ def stack_trees(trees):
     first = trees[0]
     if isinstance(first, torch.Tensor): return torch.stack(trees)
     if isinstance(first, dict): return {k: stack_trees([t[k] for t in trees]) for k in first}
-    if isinstance(first, tuple) and hasattr(first, '_fields'): return type(first)(*(stack_trees(list(x)) for x in zip(*trees)))
+    if isinstance(first, tuple) and hasattr(first, '_fields'):
+        return type(first)(*(stack_trees(list(x)) for x in zip(*trees)))
     if isinstance(first, (tuple, list)): return type(first)(stack_trees(list(x)) for x in zip(*trees))
     raise TypeError(f"cannot stack {type(first).__name__}: batches must be tensors or nests of them")
 
@@ -84,7 +85,8 @@ def seed_state(optimizer, s):
             'param_groups': sd['param_groups']}
 
 # %% ../nbs/81_seeds.ipynb #4fccf29e
-FIT_SEEDS_OPTIONS = ('steps', 'eval_fn', 'eval_every', 'checkpoint_every', 'cuda_graph', 'compile')   # of a run's `fit` settings
+FIT_SEEDS_OPTIONS = ('steps', 'eval_fn', 'eval_every', 'checkpoint_every', 'cuda_graph',
+                     'compile')  # of a run's `fit` settings
 
 def _prepare_dirs(outs, resume, overwrite):
     for out in outs:
@@ -101,7 +103,8 @@ def _generator(state, device):
     g.set_state(state['cuda'][device.index or 0] if device.type == 'cuda' else state['torch'])
     return g
 
-def fit_seeds(runs, outs=None, configs=None, resume=False, overwrite=False, device=None, compile=False, progress=True, log_every=10):
+def fit_seeds(runs, outs=None, configs=None, resume=False, overwrite=False, device=None, compile=False, progress=True,
+              log_every=10):
     "Train the S `runs` together (see above); returns each seed's last evaluation, with its step and seconds."
     if dist_info()[1] > 1: raise ValueError("training seeds together runs in one process; launch it without torchrun")
     if resume and outs is None: raise ValueError("resume=True needs the run directories `outs`")
@@ -131,9 +134,11 @@ def fit_seeds(runs, outs=None, configs=None, resume=False, overwrite=False, devi
         for run, config, (path, state) in zip(runs, configs, found):
             check_resume_config(state.get('config'), config, path)
             run['model'].load_state_dict(state['model']); run['optimizer'].load_state_dict(state['optimizer'])
-            if hasattr(run['data'], 'load_state_dict') and state.get('data') is not None: run['data'].load_state_dict(state['data'])
+            if hasattr(run['data'], 'load_state_dict') and state.get('data') is not None:
+                run['data'].load_state_dict(state['data'])
         rngs = [state['rng'] for _, state in found]
-        step, seconds, metrics, resumed = at[0], found[0][1]['seconds'], [state.get('metrics', {}) for _, state in found], True
+        step, seconds, metrics, resumed = at[0], found[0][1]['seconds'], [state.get('metrics',
+                                                                                    {}) for _, state in found], True
     stack = SeedStack(models)
     optimizer = stacked_optimizer(runs[0]['optimizer'], list(stack.params.values()))
     if resumed: load_seed_states(optimizer, [r['optimizer'].state_dict() for r in runs])
@@ -144,14 +149,16 @@ def fit_seeds(runs, outs=None, configs=None, resume=False, overwrite=False, devi
 
     def rng_of(s):                                      # seed s's random state, as its single run would hold it
         state = dict(rngs[s])
-        if device.type == 'cuda': state['cuda'] = list(state['cuda']); state['cuda'][device.index or 0] = generators[s].get_state()
+        if device.type == 'cuda':
+            state['cuda'] = list(state['cuda']); state['cuda'][device.index or 0] = generators[s].get_state()
         else: state['torch'] = generators[s].get_state()
         return state
 
     def checkpoint():
         stack.sync()
         for s, (run, out) in enumerate(zip(runs, outs)):
-            state = dict(step=step, seconds=seconds, metrics=metrics[s], config=configs[s], rng=rng_of(s), rng_ranks=None,
+            state = dict(step=step, seconds=seconds, metrics=metrics[s], config=configs[s], rng=rng_of(s),
+                         rng_ranks=None,
                          model=run['model'].state_dict(), optimizer=seed_state(optimizer, s), schedule=None,
                          data=run['data'].state_dict() if hasattr(run['data'], 'state_dict') else None)
             save_checkpoint(out / f'ckpt_{step:08d}.pt', state)
@@ -201,7 +208,8 @@ def fit_seeds(runs, outs=None, configs=None, resume=False, overwrite=False, devi
     return [{'step': step, 'seconds': seconds, **m} for m in metrics]
 
 # %% ../nbs/81_seeds.ipynb #dd167b45
-def run_seeds(build, configs, outs=None, resume=False, overwrite=False, device=None, progress=True, compile=False, sources=None):
+def run_seeds(build, configs, outs=None, resume=False, overwrite=False, device=None, progress=True, compile=False,
+              sources=None):
     """`run_experiment` for several seeds at once: seed and build each, `fit_seeds`, report each; returns (models, [metrics]).
     With `sources` (a run directory per seed, at one step) a fresh run branches each seed from its source (`branch_run`)."""
     seeds = [c['seed'] for c in configs]
@@ -214,7 +222,8 @@ def run_seeds(build, configs, outs=None, resume=False, overwrite=False, device=N
     runs = []
     for config in configs:
         seed_everything(config['seed'])
-        runs.append({**build(device=device, **config), 'rng': rng_state()})    # the state the seed's own run trains from
+        runs.append({**build(device=device, **config),
+                     'rng': rng_state()})  # the state the seed's own run trains from
     results = fit_seeds(runs, outs, configs, resume, overwrite, device, compile, progress)
     reports = []
     for s, (run, result) in enumerate(zip(runs, results)):

@@ -35,7 +35,8 @@ def to_device(batch, device):
     "Move the tensors in `batch` (a tensor, or a tuple, named tuple, list or dict of them) to `device`."
     if isinstance(batch, torch.Tensor): return batch.to(device)
     if isinstance(batch, dict): return {k: to_device(v, device) for k, v in batch.items()}
-    if isinstance(batch, tuple) and hasattr(batch, '_fields'): return type(batch)(*(to_device(v, device) for v in batch))
+    if isinstance(batch, tuple) and hasattr(batch, '_fields'):
+        return type(batch)(*(to_device(v, device) for v in batch))
     if isinstance(batch, (list, tuple)): return type(batch)(to_device(v, device) for v in batch)
     return batch
 
@@ -183,7 +184,8 @@ def fit(model, loss_fn, data, optimizer, steps=None,
     def checkpoint():                                   # every rank takes part (random states); rank 0 writes
         ranks = None
         if world > 1: ranks = [None] * world; torch.distributed.all_gather_object(ranks, rng_state())
-        state = lambda: dict(step=step, seconds=seconds, metrics=metrics, config=config, rng=rng_state(), rng_ranks=ranks,
+        state = lambda: dict(step=step, seconds=seconds, metrics=metrics, config=config, rng=rng_state(),
+                             rng_ranks=ranks,
                              model=model.state_dict(), optimizer=optimizer.state_dict(),
                              schedule=None if schedule is None else schedule.state_dict(),
                              data=data.state_dict() if hasattr(data, 'state_dict') else None)
@@ -254,7 +256,8 @@ def fit(model, loss_fn, data, optimizer, steps=None,
                                              "intact")
                 running = vals['loss'] if running is None else 0.98 * running + 0.02 * vals['loss']
                 bar.set_postfix(loss=f'{running:.4f}', refresh=False)
-                if log and at_log: log.log(step, 'train', {**vals, 'lr': optimizer.param_groups[0]['lr'], 'seconds': seconds})
+                if log and at_log:
+                    log.log(step, 'train', {**vals, 'lr': optimizer.param_groups[0]['lr'], 'seconds': seconds})
             if eval_fn is not None and ((eval_every and step % eval_every == 0) or step == steps):
                 m = on_main('the evaluation', evaluate)
                 if main: metrics = m
