@@ -77,8 +77,8 @@ class MultiheadAttention(nn.Module):
     """Multihead(X, Y, Y): projections W^Q, W^K, W^V, h heads, optional W^O; `mask` [B, Nk] marks the present elements
     of Y."""
     def __init__(self, dim_Q, dim_K, dim_V, num_heads,
-                 head_scale=False, # divide logits by sqrt(dim_V / num_heads) (paper text) instead of sqrt(dim_V) (official code)
-                 out_proj=False,   # apply an output projection W^O after the heads (paper text; the official code has none)
+                 head_scale=False, # logits / sqrt(dim_V / num_heads) (paper text), not / sqrt(dim_V) (official code)
+                 out_proj=False,   # an output projection W^O after the heads (paper text; the official code has none)
                 ):
         super().__init__()
         if dim_V % num_heads: raise ValueError(f"dim_V ({dim_V}) must be divisible by num_heads ({num_heads})")

@@ -76,7 +76,7 @@ class CapsNet(nn.Module):
     "CapsNet (Sabour et al. 2017); the defaults are the paper's MNIST model (3 routing iterations, with decoder)."
     def __init__(self, in_shape=(1, 28, 28), n_classes=10, conv_channels=256, primary_types=32, primary_dim=8,
                  digit_dim=16, iterations=3, detach_routing=False, routing_bias=False, decoder=True,
-                 precision='fp32'):  # 'bf16': the two convolutions under bfloat16 autocast (routing, decoder and loss in float32)
+                 precision='fp32'):  # 'bf16': the two convolutions under bfloat16 autocast (the rest in float32)
         super().__init__()
         C, H, W = in_shape
         self.in_shape, self.n_classes, self.precision = tuple(in_shape), n_classes, check_precision(precision)

@@ -135,7 +135,8 @@ def train_capsnet(
     return run_experiment(build, config, out, resume, overwrite, device, progress)
 
 def _build_capsnet(device, epochs, steps, seed, batch_size, lr, decay_rate, decay_steps, iterations, detach_routing,
-                   recon_weight, max_shift, test_size, precision, compile, checkpoint_every, eval_every, root=None, out=None):
+                   recon_weight, max_shift, test_size, precision, compile, checkpoint_every, eval_every, root=None,
+                   out=None):
     train_ds, test_ds = mnist_datasets(root)
     data = MNISTBatches(train_ds, batch_size, shuffle=True, max_shift=max_shift, seed=seed, device=device)
     test = MNISTBatches(test_ds, 500, shuffle=False, max_shift=0, device=device)
@@ -146,7 +147,8 @@ def _build_capsnet(device, epochs, steps, seed, batch_size, lr, decay_rate, deca
     def report(model, result):
         model.eval()
         metrics = {**{k: v for k, v in result.items() if k.startswith('test_')}, 'test_size': len(test.labels),
-                   'epochs': result['step'] / len(data), 'seconds_per_epoch': result['seconds'] / result['step'] * len(data),
+                   'epochs': result['step'] / len(data),
+                   'seconds_per_epoch': result['seconds'] / result['step'] * len(data),
                    'torch': torch.__version__}
         def figures(metrics):
             x, y = next(iter(MNISTBatches(test_ds, 16, shuffle=False, max_shift=0, device=device)))

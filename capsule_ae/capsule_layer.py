@@ -82,7 +82,7 @@ class SCAEEncoder(nn.Module):
         if init == 'torch':
             nn.init.xavier_uniform_(self.seeds)                # PyTorch's defaults, drawn in the earlier order
         self.pool = MultiheadAttention(dim_output, dim_output, dim_output, num_heads, head_scale=True, out_proj=True)
-        if init == 'tf':                                                       # the official code's (Sonnet 1, TF1 Glorot)
+        if init == 'tf':                                          # the official code's (Sonnet 1, TF1 Glorot)
             tf_linear_init_(self)
             bound = math.sqrt(6 / (n_caps + dim_output))                       # TF's fans for a [1, K, d_out] variable
             nn.init.uniform_(self.seeds, -bound, bound)

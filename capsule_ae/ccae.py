@@ -35,7 +35,7 @@ class CCAE(nn.Module):
     "Constellation Capsule Autoencoder; `CCAE()` is the official configuration (K = 3 capsules, N = 4 votes)."
     def __init__(self, n_caps=3, n_votes=4, dim_input=2, dim_hidden=128, dim_caps=32, n_layers=4, num_heads=4,
                  mlp_hidden=128, noise_scale=4., similarity=True, init='tf', empty_pool='bias',
-                 precision='fp32'):  # 'bf16': the encoder under bfloat16 autocast (weights and everything after it in float32)
+                 precision='fp32'):  # 'bf16': the encoder under bfloat16 autocast (weights, the rest in float32)
         super().__init__()
         self.K, self.N, self.precision = n_caps, n_votes, check_precision(precision)
         self.encoder = SCAEEncoder(dim_input, n_caps, dim_hidden, dim_caps, n_layers, num_heads, init=init,
@@ -91,7 +91,7 @@ def prior_presence(out, prior='official'):
     if prior == 'soft': return out.caps_presence
     if prior != 'official': raise ValueError(f"prior must be one of {CCAE_PRIORS}, got {prior!r}")
     K = out.caps_presence.shape[1]
-    beats = safe_log(out.vote_presence) > LOG_DUMMY                            # (B, J) vote's mixing logit above the dummy's
+    beats = safe_log(out.vote_presence) > LOG_DUMMY                # (B, J) vote's mixing logit above the dummy's
     return beats.unflatten(-1, (K, -1)).any(-1).to(out.caps_presence.dtype)    # (B, K) binary, no gradient
 
 def ccae_losses(out, presence, n_classes=2, weights=None, prior='official'):

@@ -15,7 +15,8 @@ import numpy as np
 import torch
 from .ccae import CCAE, CCAE_LOSS_WEIGHTS, CCAE_PRIORS, ccae_losses
 from .capsule_layer import EMPTY_POOL, geometric_transform
-from .constellation import ConstellationStream, Constellations, held_out_constellations, plot_constellations, SQUARE, TRIANGLE
+from .constellation import (ConstellationStream, Constellations, held_out_constellations, plot_constellations,
+                                      SQUARE, TRIANGLE)
 from .metrics import adjusted_rand_index, best_matching, count_matrices, kmeans_batched, segmentation_accuracy
 from .training import evaluating
 from .optim import official_rmsprop
@@ -130,7 +131,8 @@ def plot_ccae(model, data, n=8, noise=False):
     fig, axes = plt.subplots(2, n, figsize=(2.2 * n, 4.6))
     plot_constellations(batch, n, axes=axes[0], title=lambda i: 'truth')
     plot_constellations(batch, n, labels=as_pattern, axes=axes[1],
-                        title=lambda i: f"capsules: {int((batch.presence[i] > 0).sum() - wrong[i].sum())}/{int((batch.presence[i] > 0).sum())} right")
+                        title=lambda i: f"capsules: {int((batch.presence[i] > 0).sum() - wrong[i].sum())}/"
+                                        f"{int((batch.presence[i] > 0).sum())} right")
     colors = plt.cm.tab10.colors
     votes, pres = out.votes.cpu(), out.vote_presence.cpu()
     for i, ax in enumerate(axes[1]):
@@ -228,7 +230,8 @@ def train_ccae(
                      progress, compile, sources=seed_dirs(branch_from, seeds))
 
 def _build_ccae(device, steps, seed, batch_size, lr, optimizer, n_held_out, eval_every, checkpoint_every, init, prior,
-                recipe, weights, empty_pool=None, precision='fp32', branch_from=None, cuda_graph=False, compile=False, out=None):
+                recipe, weights, empty_pool=None, precision='fp32', branch_from=None, cuda_graph=False, compile=False,
+                out=None):
     empty_pool = empty_pool or CCAE_RECIPES[recipe]['empty_pool']
     model = CCAE(init=init, empty_pool=empty_pool, precision=precision)
     loss_weights = {**CCAE_RECIPES[recipe]['weights'], **(weights or {})}
@@ -271,8 +274,8 @@ def ccae_for(config):
     return CCAE(empty_pool=empty_pool, precision=config.get('precision', 'fp32'))
 
 def load_ccae_run(run):
-    """(model, metrics) of a CCAE run directory: its final weights (`model.pt`, else its newest checkpoint's) in `ccae_for`
-    its config (from `metrics.json`, else from the checkpoint), and its metrics.json."""
+    """(model, metrics) of a CCAE run directory: its final weights (`model.pt`, else its newest checkpoint's) in
+    `ccae_for` its config (from `metrics.json`, else from the checkpoint), and its metrics.json."""
     run = Path(run); metrics = json.loads((run / 'metrics.json').read_text())
     weights = load_checkpoint(run / 'model.pt') if (run / 'model.pt').exists() else None
     newest = None if weights is not None and 'config' in metrics else load_checkpoint(checkpoint_paths(run)[-1])

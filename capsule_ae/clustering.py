@@ -37,7 +37,8 @@ class MoGSets:
     def __init__(self, batch_size=10, K=4, n_range=(100, 500), seed=0, dim=2, std=0.3, box=4.0):
         if not 0 < n_range[0] <= n_range[1]:
             raise ValueError(f"n_range must be (n_min, n_max) with 0 < n_min <= n_max, got {n_range}")
-        self.batch_size, self.K, self.n_range, self.dim, self.std, self.box = batch_size, K, tuple(n_range), dim, std, box
+        self.batch_size, self.K, self.n_range = batch_size, K, tuple(n_range)
+        self.dim, self.std, self.box = dim, std, box
         self.generator = torch.Generator().manual_seed(seed)
 
     def sample(self):
@@ -98,9 +99,9 @@ def held_out_sets(n_batches=100, seed=HELD_OUT_SEED, **kwargs):
 
 @torch.no_grad()
 def evaluate_clustering(model, sets, device=None):
-    """{'ll_per_point', 'oracle_ll_per_point', 'ari', 'oracle_ari'} on `sets`: log-likelihoods as the mean over batches of
-    the mean over points; adjusted Rand index of the hard assignments (most probable component per point) against the
-    true labels, the mean over sets."""
+    """{'ll_per_point', 'oracle_ll_per_point', 'ari', 'oracle_ari'} on `sets`: log-likelihoods as the mean over
+    batches of the mean over points; adjusted Rand index of the hard assignments (most probable component per point)
+    against the true labels, the mean over sets."""
     device = device or next(model.parameters()).device
     ll, oracle, ari, oracle_ari = [], [], [], []
     for b in sets:
@@ -181,8 +182,10 @@ def _build_clustering(device, steps, seed, protocol, lr, decay_at, num_inds, dim
         metrics = {k: result[k] for k in ('ll_per_point', 'oracle_ll_per_point', 'ari', 'oracle_ari')}
         def figures(metrics):
             axes = plot_clustering(model, sets[0], n=5)
-            axes[0].figure.suptitle(f"held-out sets after {metrics['steps']} steps: LL/point {metrics['ll_per_point']:.4f} "
-                                    f"(oracle {metrics['oracle_ll_per_point']:.4f}), ARI {metrics['ari']:.3f}")
+            axes[0].figure.suptitle(f"held-out sets after {metrics['steps']} steps: "
+                                    f"LL/point {metrics['ll_per_point']:.4f} "
+                                    f"(oracle {metrics['oracle_ll_per_point']:.4f}), "
+                                    f"ARI {metrics['ari']:.3f}")
             return {'clusters': axes[0].figure}
         return metrics, figures
     return dict(model=model, loss_fn=clustering_loss, data=MoGSets(batch_size=batch_size, n_range=n_range, seed=seed),

@@ -38,7 +38,8 @@ def world_size():
     """The number of processes training together: the live process group's size (1 without one), which must be the
     `WORLD_SIZE` torchrun set; otherwise the batch-level terms would silently use the wrong batch."""
     told = dist_info()[1]
-    live = torch.distributed.get_world_size() if torch.distributed.is_available() and torch.distributed.is_initialized() else 1
+    initialized = torch.distributed.is_available() and torch.distributed.is_initialized()
+    live = torch.distributed.get_world_size() if initialized else 1
     if live != told:
         raise RuntimeError(f"WORLD_SIZE is {told} but {live} process(es) have joined a process group: the batch-level "
                            "terms (batch_sum, global_batch_size) would be computed over the wrong batch. Train through "
@@ -47,7 +48,8 @@ def world_size():
 
 def batch_sum(x):
     """`x.sum(0)` over the *global* batch: under DDP the per-process sums are added across processes, with gradients
-    to every slice, so batch-level terms (a prior over the whole batch) are those of one process with the whole batch."""
+    to every slice, so batch-level terms (a prior over the whole batch) are those of one process with the whole
+    batch."""
     s = x.sum(0)
     if world_size() > 1:
         from torch.distributed.nn.functional import all_reduce             # differentiable: backward sums the gradients

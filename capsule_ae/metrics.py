@@ -63,7 +63,7 @@ def adjusted_rand_index(pred, target, presence):
     n_ij = count_matrices(pred, target, present, K, G).transpose(0, 2, 1).astype(np.float64)
     n = n_ij.sum((1, 2))                                                       # (B,) present points
     squares = (n_ij ** 2).sum((1, 2))
-    # pairs of points: together in both (tp), apart in both (tn), or together in one only (fp, fn), as sklearn counts them
+    # pairs of points: together in both (tp), apart in both (tn), or together in one only (fp, fn), as sklearn does
     tp = squares - n
     fp = (n_ij * n_ij.sum(1, keepdims=True)).sum((1, 2)) - squares             # together in the prediction only
     fn = (n_ij * n_ij.sum(2, keepdims=True)).sum((1, 2)) - squares             # together in the truth only

@@ -131,7 +131,8 @@ class MNISTBatches:
         if batch_size <= 0: raise ValueError(f"batch_size must be positive, got {batch_size}")
         self.images = dataset.data.to(device).unsqueeze(1)      # (N, 1, 28, 28) uint8
         self.labels = dataset.targets.to(device)                # (N,)
-        self.batch_size, self.shuffle, self.max_shift, self.seed, self.drop_last = batch_size, shuffle, max_shift, seed, drop_last
+        self.batch_size, self.shuffle, self.max_shift = batch_size, shuffle, max_shift
+        self.seed, self.drop_last = seed, drop_last
         self.canvas = canvas
         self.epoch, self.position = 0, 0                        # the next batch to serve
     def __len__(self):

@@ -58,7 +58,7 @@ class OCAE(nn.Module):
     "Object Capsule Autoencoder over M part capsules; `OCAE()` is the official MNIST configuration (K = 32, M = 40)."
     def __init__(self, n_caps=32, n_parts=40, dim_input=144, dim_hidden=16, dim_caps_in=256, n_layers=3, num_heads=1,
                  dim_caps=32, mlp_hidden=128, noise_scale=4., presence_attention='official', mixture='official',
-                 precision='fp32'):  # 'bf16': the set encoder under bfloat16 autocast (capsules and part likelihood in float32)
+                 precision='fp32'):  # 'bf16': the set encoder under bfloat16 autocast (the rest in float32)
         super().__init__()
         if mixture not in MIXTURES: raise ValueError(f"mixture must be one of {MIXTURES}, got {mixture!r}")
         self.K, self.M, self.mixture, self.precision = n_caps, n_parts, mixture, check_precision(precision)

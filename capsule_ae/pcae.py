@@ -33,7 +33,7 @@ class PartEncoder(nn.Module):
     "Image [B, C, 40, 40] -> for M parts: raw pose [B, M, 6], special features [B, M, 16], presence logit [B, M, 1]."
     def __init__(self, n_parts=40, n_features=16, channels=1, size=40, width=128, strides=(2, 2, 1, 1),
                  pooling='official',
-                 precision='fp32'):  # 'bf16': the convolutions under bfloat16 autocast, the attention pooling in float32
+                 precision='fp32'):  # 'bf16': the convolutions under bfloat16 autocast, the pooling in float32
         super().__init__()
         if pooling not in POOLINGS: raise ValueError(f"pooling must be one of {POOLINGS}, got {pooling!r}")
         self.M, self.n_features, self.channels, self.size, self.pooling = n_parts, n_features, channels, size, pooling
@@ -87,7 +87,8 @@ def render(templates, pose, size):
     A = torch.cat([pose.unflatten(-1, (2, 3)), last], -2)                      # (B, M, 3, 3) template -> canvas
     theta = torch.linalg.inv(A)[..., :2, :]                                    # (B, M, 2, 3) canvas -> template
     p = torch.linspace(-1, 1, size, dtype=pose.dtype, device=pose.device)      # (H,) pixel centres, align_corners=True
-    row = lambda r: theta[..., r, 0, None, None] * p + theta[..., r, 1, None, None] * p[:, None] + theta[..., r, 2, None, None]
+    row = lambda r: (theta[..., r, 0, None, None] * p + theta[..., r, 1, None, None] * p[:, None]
+                     + theta[..., r, 2, None, None])
     grid = torch.stack([row(0), row(1)], -1).flatten(0, 1)            # (B M, H, W, 2) as F.affine_grid, without its bmm
     out = F.grid_sample(templates.flatten(0, 1), grid, padding_mode='zeros', align_corners=True)  # (B M, C, H, W)
     return out.unflatten(0, (B, M))                                            # (B, M, C, H, W)
@@ -139,11 +140,13 @@ class PCAE(nn.Module):
     images)."""
     def __init__(self, n_parts=40, n_features=16, template_size=11, size=40, channels=1, noise_scale=4.,
                  pooling='official', colorize=True,
-                 precision='fp32'):  # 'bf16': the encoder's convolutions under bfloat16 autocast (rendering and likelihood in float32)
+                 precision='fp32'):  # 'bf16': the encoder's convolutions under bfloat16 autocast (the rest in float32)
         super().__init__()
-        self.M, self.size, self.channels, self.noise_scale, self.colorize = n_parts, size, channels, noise_scale, colorize
+        self.M, self.size, self.channels = n_parts, size, channels
+        self.noise_scale, self.colorize = noise_scale, colorize
         self.encoder = PartEncoder(n_parts, n_features, channels, size, pooling=pooling, precision=precision)
-        self.template_logits = nn.Parameter(template_init_(torch.empty(n_parts, channels, template_size, template_size)))
+        templates = torch.empty(n_parts, channels, template_size, template_size)
+        self.template_logits = nn.Parameter(template_init_(templates))
         self.alpha_logits = nn.Parameter(torch.zeros(n_parts, 1, template_size, template_size))
         self.color = nn.Sequential(nn.Linear(n_features, 32), nn.ReLU(), nn.Linear(32, channels))
         # TF Glorot for a scalar

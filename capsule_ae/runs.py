@@ -17,7 +17,7 @@ import torch
 # %% ../nbs/78_runs.ipynb #26c91b62
 def rng_state():
     "Every global random state that can affect a run, as tensors and plain Python values (see `load_checkpoint`)."
-    numpy = np.random.get_state(legacy=False)                                  # {'bit_generator', 'state': {'key', 'pos'}, ...}
+    numpy = np.random.get_state(legacy=False)                 # {'bit_generator', 'state': {'key', 'pos'}, ...}
     numpy['state']['key'] = torch.from_numpy(numpy['state']['key'].astype(np.int64))   # (624,) uint32 words as a tensor
     state = {'torch': torch.get_rng_state(), 'numpy': numpy, 'python': random.getstate()}
     if torch.cuda.is_available(): state['cuda'] = torch.cuda.get_rng_state_all()
@@ -76,7 +76,8 @@ def checkpoint_paths(run_dir):
 def no_checkpoint_error(out):
     """The error for a resume of `out` when it holds no checkpoint that loads: resuming never starts a fresh run by
     itself."""
-    how = 'start it afresh with overwrite (--overwrite)' if holds_run(out) else 'start the run without resume (--resume)'
+    how = ('start it afresh with overwrite (--overwrite)' if holds_run(out)
+           else 'start the run without resume (--resume)')
     return FileNotFoundError(f"cannot resume {out}: it holds no loadable checkpoint; {how}")
 
 def latest_checkpoint(run_dir, map_location='cpu'):
@@ -177,7 +178,8 @@ def check_resume_config(saved, config, where):
     unrecorded = sorted(k for k in config if k not in saved and k not in RESUMABLE_CHANGES)
     if unrecorded: warnings.warn(f"{where} does not record {', '.join(unrecorded)}; resuming with this run's values")
     diff = [f"{k}: checkpoint {saved[k]!r}, now {config.get(k, '<not set>')!r}" for k in sorted(saved)
-            if k not in RESUMABLE_CHANGES and k not in unrecorded and _plain(saved[k]) != _plain(config.get(k, '<not set>'))]
+            if k not in RESUMABLE_CHANGES and k not in unrecorded
+            and _plain(saved[k]) != _plain(config.get(k, '<not set>'))]
     if diff:
         raise ResumeMismatch(f"cannot resume {where}: it was written with another configuration ({'; '.join(diff)}). "
                                   "Resume with the run's own settings, or start afresh with overwrite (--overwrite).")

@@ -27,7 +27,7 @@ class SCAE(nn.Module):
     """Stacked Capsule Autoencoder for images; `SCAE()` is the official MNIST configuration (40 parts, 32 objects, 10
     classes)."""
     def __init__(self, n_parts=40, n_caps=32, n_classes=10, size=40, pooling='official', presence_attention='official',
-                 mixture='official', precision='fp32'):  # 'bf16': both encoders under bfloat16 autocast (see PCAE, OCAE)
+                 mixture='official', precision='fp32'):  # 'bf16': both encoders under bfloat16 autocast
         super().__init__()
         self.pcae = PCAE(n_parts, size=size, pooling=pooling, precision=precision)
         self.ocae = OCAE(n_caps, n_parts, presence_attention=presence_attention, mixture=mixture, precision=precision)

@@ -147,7 +147,8 @@ def _build_scae(device, steps, seed, batch_size, lr, optimizer, weights, within,
     def report(model, result):
         evals = [r for r in read_metrics(out) if r['split'] == 'eval'] if out is not None else []
         untrained = untrained_metrics(lambda: make().to(device), lambda m: evaluate(m, n_eval_train, n_eval_test), seed)
-        untrained = {k: v for k, v in untrained.items() if k.startswith(('untrained_lin_', 'untrained_rec_ll', 'untrained_log_prob'))}
+        kept = ('untrained_lin_', 'untrained_rec_ll', 'untrained_log_prob')
+        untrained = {k: v for k, v in untrained.items() if k.startswith(kept)}
         metrics = {**evaluate(model, n_final_train, n_final_test), **last_evaluations(evals, LAST_KEYS), **untrained,
                    'noise_at_eval': True}
         def figures(metrics):

@@ -81,8 +81,8 @@ def load_seed_states(optimizer, states):
 def seed_state(optimizer, s):
     "Seed s's optimizer `state_dict()`, as its own optimizer in a single run would have it."
     sd = optimizer.state_dict()
-    return {'state': {i: {k: v[s].clone() if torch.is_tensor(v) and v.dim() else v for k, v in st.items()} for i, st in sd['state'].items()},
-            'param_groups': sd['param_groups']}
+    pick = lambda st: {k: v[s].clone() if torch.is_tensor(v) and v.dim() else v for k, v in st.items()}  # seed s's
+    return {'state': {i: pick(st) for i, st in sd['state'].items()}, 'param_groups': sd['param_groups']}
 
 # %% ../nbs/81_seeds.ipynb #4fccf29e
 FIT_SEEDS_OPTIONS = ('steps', 'eval_fn', 'eval_every', 'checkpoint_every', 'cuda_graph',
@@ -114,7 +114,8 @@ def fit_seeds(runs, outs=None, configs=None, resume=False, overwrite=False, devi
     if unsupported: raise ValueError(f"training seeds together does not support {', '.join(unsupported)}")
     if settings.get('cuda_graph'):
         raise ValueError("training seeds together does not capture CUDA graphs; give cuda_graph=False")
-    steps, eval_every, checkpoint_every = settings['steps'], settings.get('eval_every'), settings.get('checkpoint_every')
+    steps, eval_every = settings['steps'], settings.get('eval_every')
+    checkpoint_every = settings.get('checkpoint_every')
     outs = [Path(o) for o in outs] if outs is not None else None
     configs = configs or [None] * S
     device = get_device(device)
@@ -198,7 +199,8 @@ def fit_seeds(runs, outs=None, configs=None, resume=False, overwrite=False, devi
             if logs and (log_every and step % log_every == 0 or step == steps):
                 values = {k: v.detach().float().cpu() for k, v in losses.items()}
                 for s, log in enumerate(logs):
-                    log.log(step, 'train', {**{k: v[s].item() for k, v in values.items()}, 'lr': optimizer.param_groups[0]['lr'], 'seconds': seconds})
+                    log.log(step, 'train', {**{k: v[s].item() for k, v in values.items()},
+                                            'lr': optimizer.param_groups[0]['lr'], 'seconds': seconds})
                 bar.set_postfix(loss=f"{values['loss'].mean().item():.4f}", refresh=False)
             if settings.get('eval_fn') is not None and ((eval_every and step % eval_every == 0) or step == steps):
                 stack.sync(); metrics = [evaluate(s) for s in range(S)]
@@ -210,8 +212,9 @@ def fit_seeds(runs, outs=None, configs=None, resume=False, overwrite=False, devi
 # %% ../nbs/81_seeds.ipynb #dd167b45
 def run_seeds(build, configs, outs=None, resume=False, overwrite=False, device=None, progress=True, compile=False,
               sources=None):
-    """`run_experiment` for several seeds at once: seed and build each, `fit_seeds`, report each; returns (models, [metrics]).
-    With `sources` (a run directory per seed, at one step) a fresh run branches each seed from its source (`branch_run`)."""
+    """`run_experiment` for several seeds at once: seed and build each, `fit_seeds`, report each; returns
+    (models, [metrics]). With `sources` (a run directory per seed, at one step) a fresh run branches each seed from its
+    source (`branch_run`)."""
     seeds = [c['seed'] for c in configs]
     if len(set(seeds)) != len(seeds): raise ValueError(f"every seed must differ, got {seeds}")
     if sources is not None and not resume:

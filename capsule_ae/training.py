@@ -220,7 +220,8 @@ def fit(model, loss_fn, data, optimizer, steps=None,
             with torch.autocast(device.type, torch.bfloat16, enabled=amp):
                 losses = loss_fn(net, batch)
             if not cuda_graph and not torch.isfinite(losses['loss']):     # a graph run checks when it logs
-                error = FloatingPointError(f"loss is {losses['loss'].item()} at step {step + 1}; the checkpoints in {out} are intact")
+                error = FloatingPointError(f"loss is {losses['loss'].item()} at step {step + 1}; "
+                                           f"the checkpoints in {out} are intact")
         except Exception as e:
             if world == 1: raise
             error = e                              # under DDP: every rank stops with it, before the gradient all-reduce
