@@ -38,8 +38,8 @@ def main(argv=None):
     rows = []
     print(f"device {device}, torch {torch.__version__}, threads {torch.get_num_threads()}, "
           f"{args.repeats} repeats x {args.iters} steps, batch of 10 sets")
-    print(f"| set size N | fused (ms/step) | reference (ms/step) | reference / fused |")
-    print(f"|---:|---:|---:|---:|")
+    print("| set size N | fused (ms/step) | reference (ms/step) | reference / fused |")
+    print("|---:|---:|---:|---:|")
     for N in args.sizes:
         batch = MoGSets(n_range=(N, N), seed=N).sample()
         batch = type(batch)(*(t.to(device) for t in batch))
@@ -53,7 +53,8 @@ def main(argv=None):
         rows.append({'N': N, 'fused_ms': fast_ms, 'reference_ms': ref_ms, 'ratio': ref_ms / fast_ms})
         print(f"| {N} | {fast_ms:.1f} | {ref_ms:.1f} | {ref_ms / fast_ms:.2f} |", flush=True)
     if args.json:
-        with open(args.json, 'w') as f: json.dump({'device': str(device), 'torch': torch.__version__, 'threads': torch.get_num_threads(),
+        with open(args.json, 'w') as f:
+            json.dump({'device': str(device), 'torch': torch.__version__, 'threads': torch.get_num_threads(),
                        'repeats': args.repeats, 'iters': args.iters, 'rows': rows}, f, indent=2)
     return rows
 

@@ -86,7 +86,8 @@ def step_fn(model, naive):
 
 
 def gemm_rate(dtype, n=2048, repeats=5, device='cpu'):
-    "This machine's measured matrix-product rate in GFLOP/s for `dtype` (n x n times n x n, median of `repeats`): the peak a step can approach."
+    """This machine's measured matrix-product rate in GFLOP/s for `dtype` (n x n times n x n, median of `repeats`): the
+    peak a step can approach."""
     a, b = torch.randn(n, n, device=device).to(dtype), torch.randn(n, n, device=device).to(dtype)
     sync = torch.cuda.synchronize if a.is_cuda else (lambda: None)
     for _ in range(2): a @ b
@@ -112,7 +113,8 @@ def main():
     # the two models compute the same function: check once on shared weights
     ours, naive = CapsNet().to(dev), NaiveCapsNet().to(dev)
     with torch.no_grad():
-        naive.conv1.load_state_dict(ours.conv1.state_dict()); naive.primary.load_state_dict(ours.primary.conv.state_dict())
+        naive.conv1.load_state_dict(ours.conv1.state_dict())
+        naive.primary.load_state_dict(ours.primary.conv.state_dict())
         naive.W.copy_(ours.digits.W[None]); naive.decoder.load_state_dict(ours.decoder.state_dict())
         (l_n, r_n), o = naive(x[:16], y[:16]), ours(x[:16], y[:16])
         diff = max((l_n - o.lengths).abs().max().item() / o.lengths.abs().max().item(),
@@ -131,7 +133,7 @@ def main():
         for _ in range(2): steps[name](x, y)
         sync(); times[name] = []
         print(f"  warmed up {name} in {time.perf_counter() - t0:.0f} s", flush=True)
-    for _ in range(args.repeats):                                        # round-robin: machine noise hits every variant alike
+    for _ in range(args.repeats):                                  # round-robin: machine noise hits every variant alike
         for name, step in steps.items():
             t0 = time.perf_counter(); step(x, y); sync(); times[name].append(time.perf_counter() - t0)
     peak = {'fp32': gemm_rate(torch.float32, device=dev), 'bf16': gemm_rate(torch.bfloat16, device=dev)}

@@ -88,7 +88,8 @@ def stacked_seeds_step(S, compile=False, precision='fp32'):
 
 
 def seeds_benchmark(n, steps, repeats, stacked=(), stacked_compiled=(), stacked_bf16=()):
-    "Seed-steps per second: one process on all threads, `n` one-thread processes side by side, and stacked seeds in one process."
+    """Seed-steps per second: one process on all threads, `n` one-thread processes side by side, and stacked seeds in
+    one process."""
     import multiprocessing as mp, os
     ctx = mp.get_context('spawn')
     cores = len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count()
@@ -122,7 +123,8 @@ def seeds_benchmark(n, steps, repeats, stacked=(), stacked_compiled=(), stacked_
         for k, (procs, threads) in layouts.items(): rates[k].append(run(procs, threads))
         for k, (S, step) in in_process.items(): rates[k].append(run_stacked(S, step))
     base = statistics.median(rates[f'1 process, {cores} threads'])
-    rows = [{'layout': k, 'seeds': seeds_of[k], 'seed_steps_per_s': statistics.median(r), 'ratio': statistics.median(r) / base,
+    rows = [{'layout': k, 'seeds': seeds_of[k], 'seed_steps_per_s': statistics.median(r),
+             'ratio': statistics.median(r) / base,
              'wall_time_vs_one_seed': seeds_of[k] * base / statistics.median(r)} for k, r in rates.items()]
     print(f"CPU, {cores} cores, torch {torch.__version__}; batch 32; median of {repeats} runs of {steps} steps per seed")
     print("| layout | seeds | seed-steps / s | ratio to one seed | wall time of these seeds / one seed's |\n|---|---:|---:|---:|---:|")
@@ -138,13 +140,16 @@ def main(argv=None):
     p.add_argument('--device', default=None)
     p.add_argument('--json', default=None)
     p.add_argument('--seeds', type=int, default=None, help='compare N one-thread processes with one process (CPU)')
-    p.add_argument('--stacked', default='', help='with --seeds: numbers of stacked seeds to time eagerly, e.g. 1,4,8,16')
-    p.add_argument('--stacked-compiled', default='', help='with --seeds: numbers of stacked seeds to time compiled, e.g. 8,16')
+    p.add_argument('--stacked', default='',
+                   help='with --seeds: numbers of stacked seeds to time eagerly, e.g. 1,4,8,16')
+    p.add_argument('--stacked-compiled', default='',
+                   help='with --seeds: numbers of stacked seeds to time compiled, e.g. 8,16')
     p.add_argument('--stacked-bf16', default='', help='with --seeds: numbers of stacked seeds to time compiled with the encoder in bfloat16, e.g. 8,16')
     args = p.parse_args(argv)
     if args.seeds:
         ints = lambda s: [int(x) for x in s.split(',') if x]
-        res = seeds_benchmark(args.seeds, args.steps, args.repeats, ints(args.stacked), ints(args.stacked_compiled), ints(args.stacked_bf16))
+        res = seeds_benchmark(args.seeds, args.steps, args.repeats, ints(args.stacked), ints(args.stacked_compiled),
+                              ints(args.stacked_bf16))
         if args.json:
             with open(args.json, 'w') as f: json.dump(res, f, indent=2)
         return res
@@ -173,7 +178,7 @@ def main(argv=None):
         print(f"warm-up {name}: {time.perf_counter() - t0:.1f} s", flush=True)
     from torch.utils.flop_counter import FlopCounterMode
     with FlopCounterMode(display=False) as counter: variants['eager, fused attention'](batches[0])
-    work = counter.get_total_flops()                        # matrix products of one step, counted (the same for every variant)
+    work = counter.get_total_flops()                 # matrix products of one step, counted (the same for every variant)
     times = {name: [] for name in variants}
     for _ in range(args.repeats):
         for name, step in variants.items():

@@ -46,7 +46,8 @@ class OfficialISAB(nn.Module):
     def __init__(self, dim_in, dim_out, num_heads, num_inds):
         super().__init__()
         self.I = nn.Parameter(torch.empty(1, num_inds, dim_out)); nn.init.xavier_uniform_(self.I)
-        self.mab0, self.mab1 = OfficialMAB(dim_out, dim_in, dim_out, num_heads), OfficialMAB(dim_in, dim_out, dim_out, num_heads)
+        self.mab0, self.mab1 = OfficialMAB(dim_out, dim_in, dim_out, num_heads), OfficialMAB(dim_in, dim_out, dim_out,
+                                                                                             num_heads)
 
     def forward(self, X):
         return self.mab1(X, self.mab0(self.I.repeat(X.shape[0], 1, 1), X))
@@ -73,7 +74,8 @@ class OfficialClusterer(nn.Module):
     "The official amortized-clustering model: raw outputs (B, K, 4), parsed by `parse`."
     def __init__(self, K=4, dim=2, num_inds=32, dim_hidden=128, num_heads=4):
         super().__init__()
-        self.enc = nn.Sequential(OfficialISAB(dim, dim_hidden, num_heads, num_inds), OfficialISAB(dim_hidden, dim_hidden, num_heads, num_inds))
+        self.enc = nn.Sequential(OfficialISAB(dim, dim_hidden, num_heads, num_inds),
+                                 OfficialISAB(dim_hidden, dim_hidden, num_heads, num_inds))
         self.dec = nn.Sequential(OfficialPMA(dim_hidden, num_heads, K), OfficialSAB(dim_hidden, dim_hidden, num_heads),
                                  OfficialSAB(dim_hidden, dim_hidden, num_heads), nn.Linear(dim_hidden, 2 * dim))
 
@@ -108,7 +110,8 @@ def evaluate(model, sets):
         logits, mu, sigma = model(b.X)
         mix = GaussianMixture(mu, sigma, logits)
         ll.append(mix.log_prob(b.X).mean().item())
-        ari.append(adjusted_rand_index(mix.log_joint(b.X).argmax(-1), b.labels, torch.ones_like(b.labels, dtype=torch.bool)))
+        ari.append(adjusted_rand_index(mix.log_joint(b.X).argmax(-1), b.labels,
+                                       torch.ones_like(b.labels, dtype=torch.bool)))
     model.train()
     return statistics.mean(ll), statistics.mean(ari)
 
@@ -144,7 +147,8 @@ def main(argv=None):
         torch.manual_seed(seed); models['ours'] = MoGClusterer(num_inds=args.num_inds)
         torch.manual_seed(seed); models['official'] = OfficialClusterer(num_inds=args.num_inds)
         opts = {k: torch.optim.Adam(m.parameters(), lr=1e-3) for k, m in models.items()}
-        scheds = {k: torch.optim.lr_scheduler.MultiStepLR(o, [int(protocol['decay_at'] * args.steps)], 0.1) for k, o in opts.items()}
+        scheds = {k: torch.optim.lr_scheduler.MultiStepLR(o, [int(protocol['decay_at'] * args.steps)],
+                                                          0.1) for k, o in opts.items()}
         stream = MoGSets(n_range=protocol['n_range'], seed=seed)
         for step in range(1, args.steps + 1):
             batch = stream.sample()
@@ -163,7 +167,9 @@ def main(argv=None):
 
     mean = lambda rs, key: statistics.mean(r[key] for r in rs)
     steps = sorted(curves['ours'])
-    rows = [{'step': s, **{f'{k}_ll': mean(curves[k][s], 'll') for k in curves}, **{f'{k}_ari': mean(curves[k][s], 'ari') for k in curves}}
+    rows = [{'step': s,
+             **{f'{k}_ll': mean(curves[k][s], 'll') for k in curves}, **{f'{k}_ari': mean(curves[k][s],
+                                                                                          'ari') for k in curves}}
             for s in steps]
     ratio = statistics.median(times['official']) / statistics.median(times['ours'])
     print(f"\nmean over seeds {args.seeds}; held-out LL/point (ARI) on {args.held_out} batches of 10 sets of 300-599 points; oracle {oracle:.4f}")

@@ -37,20 +37,25 @@ def stages(state, dry):
                  'scae': ['--device', 'cpu', '--batch-size', '4', '--steps', '1', '--repeats', '1', '--no-compile'],
                  'ccae': ['--device', 'cpu', '--steps', '2', '--repeats', '1', '--no-compile']}
         tiny_scae = ['--eval-train', '200', '--eval-test', '200', '--final-train', '200', '--final-test', '200']
-        runs = {'run_ccae_long': ['ccae', '--seeds', '0', '--steps', '54006', '--eval-every', '3', '--checkpoint-every', '2',
+        runs = {'run_ccae_long': ['ccae', '--seeds', '0', '--steps', '54006', '--eval-every', '3',
+                                  '--checkpoint-every', '2',
                                   '--device', 'cpu'],                   # seed 0 of the copied checkpoints
-                'run_scae_official': ['scae', '--steps', '4', '--batch-size', '8', '--eval-every', '2', '--checkpoint-every', '2',
+                'run_scae_official': ['scae', '--steps', '4', '--batch-size', '8', '--eval-every', '2',
+                                      '--checkpoint-every', '2',
                                       *tiny_scae, '--device', 'cpu'],
-                'run_capsnet': ['capsnet', '--steps', '4', '--batch-size', '8', '--test-size', '100', '--eval-every', '2',
+                'run_capsnet': ['capsnet', '--steps', '4', '--batch-size', '8', '--test-size', '100', '--eval-every',
+                                '2',
                                 '--checkpoint-every', '2', '--device', 'cpu'],
                 'run_scae_cpu_recipe': ['scae', '--steps', '4', *SCAE_CPU_RECIPE, *tiny_scae, '--device', 'cpu']}
         tests = ['nbdev_test', '--path', 'nbs/09_routing.ipynb']          # the same invocation, a short chapter
     else:
-        bench = {'capsnet': ['--device', 'cuda', '--repeats', '20'], 'scae': ['--device', 'cuda'], 'ccae': ['--device', 'cuda']}
+        bench = {'capsnet': ['--device', 'cuda', '--repeats', '20'], 'scae': ['--device', 'cuda'],
+                 'ccae': ['--device', 'cuda']}
         runs = {'run_ccae_long': ['ccae', '--seeds', '0-2', '--compile', '--steps', '300000', '--eval-every', '1500'],
                 'run_scae_official': ['scae', '--checkpoint-every', '1000'],
                 'run_capsnet': ['capsnet', '--epochs', '50', '--checkpoint-every', '1000'],
-                'run_scae_cpu_recipe': ['scae', '--steps', '150000', *SCAE_CPU_RECIPE, '--precision', 'fp32']}   # as it ran
+                'run_scae_cpu_recipe': ['scae', '--steps', '150000', *SCAE_CPU_RECIPE, '--precision',
+                                        'fp32']}  # as it ran
         tests = ['nbdev_test', '--path', 'nbs/80_training.ipynb']
     out = {'tests': dict(what='CUDA-only tests and the CUDA-graph equivalence test (chapter 80)', cmd=tests)}
     for model, opts in bench.items():
@@ -103,7 +108,8 @@ def run_for(cmd, seconds, log):
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     p.add_argument('--state', default='results/gpu_campaign', help='where results, checkpoints and campaign.json live')
-    p.add_argument('--budget', type=float, default=520, help='seconds this call may take (default %(default)s: a 9-minute command)')
+    p.add_argument('--budget', type=float, default=520,
+                   help='seconds this call may take (default %(default)s: a 9-minute command)')
     p.add_argument('--only', nargs='*', default=None, help='these stages only, in the campaign order')
     p.add_argument('--dry-run', action='store_true', help='every stage on the CPU with budgets of a few steps')
     p.add_argument('--list', action='store_true', help='print the stages and what is done, and stop')
@@ -121,7 +127,8 @@ def main(argv=None):
         import torch
         if not torch.cuda.is_available(): p.error("no CUDA device here: run on a GPU machine, or --dry-run on the CPU")
     if args.list:
-        for name, st in all_stages.items(): print(f"{name:22s} {book.get(name, {}).get('status', 'to do'):9s} {st['what']}")
+        for name, st in all_stages.items():
+            print(f"{name:22s} {book.get(name, {}).get('status', 'to do'):9s} {st['what']}")
         return int(args.expect_done and any(book.get(n, {}).get('status') != 'done' for n in all_stages))
     log = state / 'campaign.log'
     for name, st in all_stages.items():

@@ -26,7 +26,8 @@ from capsule_ae.optim import official_rmsprop
 
 
 def optimizer(params, batch_size, kind='tfrmsprop', capturable=False):
-    if capturable: return torch.optim.Adam(params, lr=3e-5, capturable=True)   # a graph needs an optimizer with device-side state
+    if capturable:
+        return torch.optim.Adam(params, lr=3e-5, capturable=True)   # a graph needs an optimizer with device-side state
     if kind == 'adam': return torch.optim.Adam(params, lr=3e-4)                 # the CPU recipe's
     return official_rmsprop(params, 3e-5, batch_size)
 
@@ -88,7 +89,8 @@ def main(argv=None):
     torch.manual_seed(0); m = SCAE().to(device)
     variants['PCAE only'] = pcae_step(m.pcae, opt(m.pcae.parameters()))
     torch.manual_seed(0); m = SCAE().to(device)
-    variants['SCAE fp32, eager, affine_grid rendering'] = with_render(scae_step(m, opt(m.parameters()), m), render_affine_grid)
+    variants['SCAE fp32, eager, affine_grid rendering'] = with_render(scae_step(m, opt(m.parameters()), m),
+                                                                      render_affine_grid)
     for precision in ('fp32', 'bf16'):
         torch.manual_seed(0); m = SCAE(precision=precision).to(device)
         variants[f'SCAE {precision}, eager'] = scae_step(m, opt(m.parameters()), m)
@@ -98,12 +100,14 @@ def main(argv=None):
             variants[f'SCAE {precision}, compiled'] = scae_step(m, opt(m.parameters()), torch.compile(m))
     if device.type == 'cuda':
         torch.manual_seed(0); m = SCAE().to(device)
-        variants['SCAE fp32, CUDA graph'] = graph_variant(m, optimizer(m.parameters(), args.batch_size, capturable=True), batches)
+        variants['SCAE fp32, CUDA graph'] = graph_variant(m,
+                                                          optimizer(m.parameters(), args.batch_size,
+                                                                    capturable=True), batches)
 
     for step in variants.values():                                            # warm-up (and compilation) before timing
         for b in batches[:2]: step(b)
     sync()
-    work = {'PCAE only': step_flops(variants['PCAE only'], batches[0])}       # matrix products and convolutions, counted
+    work = {'PCAE only': step_flops(variants['PCAE only'], batches[0])}      # matrix products and convolutions, counted
     work.update({k: step_flops(variants['SCAE fp32, eager'], batches[0]) for k in variants if k != 'PCAE only'})
     times = {name: [] for name in variants}
     for _ in range(args.repeats):
@@ -120,7 +124,8 @@ def main(argv=None):
     for name, s in median.items(): print(f'| {name} | {s:.3f} | {work[name] / s / 1e9:.1f} GFLOP/s | {base / s:.2f} |')
     if args.json:
         with open(args.json, 'w') as f:
-            json.dump({'device': where, 'torch': torch.__version__, 'batch_size': args.batch_size, 'optimizer': args.optimizer, 'repeats': args.repeats,
+            json.dump({'device': where, 'torch': torch.__version__, 'batch_size': args.batch_size,
+                       'optimizer': args.optimizer, 'repeats': args.repeats,
                        'steps': args.steps, 'seconds_per_step': median, 'speed_vs_eager': {k: base / v for k, v in median.items()},
                        'gflop_per_step': {k: w / 1e9 for k, w in work.items()},
                        'gflops_per_s': {k: work[k] / v / 1e9 for k, v in median.items()}}, f, indent=2)

@@ -22,13 +22,18 @@ CANDIDATES = {         # name -> (what it tests, extra options of `capsule_ae cc
     'balanced': ("posterior between-example entropy at weight 10 (the default recipe)", ['--recipe', 'balanced']),
     'official_bf16': ("the official recipe, encoder in bfloat16", ['--recipe', 'official', '--precision', 'bf16']),
     'balanced_bf16': ("the default recipe, encoder in bfloat16", ['--recipe', 'balanced', '--precision', 'bf16']),
-    'between_3': ("the between-example entropy at weight 3 (bfloat16)", ['--weight', 'posterior_between=3', '--precision', 'bf16']),
-    'between_1': ("the between-example entropy at weight 1 (bfloat16)", ['--weight', 'posterior_between=1', '--precision', 'bf16']),
+    'between_3': ("the between-example entropy at weight 3 (bfloat16)",
+                  ['--weight', 'posterior_between=3', '--precision', 'bf16']),
+    'between_1': ("the between-example entropy at weight 1 (bfloat16)",
+                  ['--weight', 'posterior_between=1', '--precision', 'bf16']),
     'within_between_10': ("both posterior entropies at 10, as the official image model (bfloat16)",
                           ['--weight', 'posterior_within=10', '--precision', 'bf16']),
-    'within_3_between_10': ("within-example entropy 3, between-example 10 (bfloat16)", ['--weight', 'posterior_within=3', '--precision', 'bf16']),
-    'balanced_lr3e-4': ("the default recipe with the learning rate tripled (bfloat16)", ['--lr', '3e-4', '--precision', 'bf16']),
-    'official_batch128': ("the official recipe at batch 128 (bfloat16)", ['--recipe', 'official', '--batch-size', '128', '--precision', 'bf16']),
+    'within_3_between_10': ("within-example entropy 3, between-example 10 (bfloat16)",
+                            ['--weight', 'posterior_within=3', '--precision', 'bf16']),
+    'balanced_lr3e-4': ("the default recipe with the learning rate tripled (bfloat16)",
+                        ['--lr', '3e-4', '--precision', 'bf16']),
+    'official_batch128': ("the official recipe at batch 128 (bfloat16)",
+                          ['--recipe', 'official', '--batch-size', '128', '--precision', 'bf16']),
 }
 
 
@@ -46,7 +51,8 @@ def summarise(name, seeds, command):
             if r['split'] == 'eval': evals.setdefault(r['step'], []).append(min(wins(r)) < DEAD)
     final_dead = [min(wins(m)) < DEAD for m in rows]
     stat = lambda k: (float(np.mean([m[k] for m in rows])), float(np.std([m[k] for m in rows], ddof=1)))
-    return {'name': name, 'what': CANDIDATES[name][0], 'command': command, 'steps': rows[0]['steps'], 'seeds': list(seeds),
+    return {'name': name, 'what': CANDIDATES[name][0], 'command': command, 'steps': rows[0]['steps'],
+            'seeds': list(seeds),
             'dead_at_eval': {str(step): int(sum(d)) for step, d in sorted(evals.items())},
             'seeds_with_dead_capsule': int(sum(final_dead)), 'dead_capsules': [int(sum(w < DEAD for w in wins(m))) for m in rows],
             'fewest_wins': [float(min(wins(m))) for m in rows],
@@ -56,7 +62,8 @@ def summarise(name, seeds, command):
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument('--only', nargs='*', default=None, help='candidates to run (default: every one not yet in the summary)')
+    p.add_argument('--only', nargs='*', default=None,
+                   help='candidates to run (default: every one not yet in the summary)')
     p.add_argument('--seeds', default='0-15')
     p.add_argument('--steps', type=int, default=1000)
     p.add_argument('--held-out', type=int, default=2000)
@@ -68,7 +75,8 @@ def main(argv=None):
     seeds = list(range(int(lo), int(hi) + 1)) if hi else [int(lo)]
     for name in args.only or [n for n in CANDIDATES if n not in summary]:
         options = CANDIDATES[name][1]
-        command = (['capsule_ae', 'ccae', '--seeds', args.seeds, '--steps', str(args.steps), '--eval-every', str(args.steps // 4),
+        command = (['capsule_ae', 'ccae', '--seeds', args.seeds, '--steps', str(args.steps), '--eval-every',
+                    str(args.steps // 4),
                     '--held-out', str(args.held_out), '--checkpoint-every', str(args.steps)] + options)
         out = out_root / name
         if out.exists(): shutil.rmtree(out)

@@ -15,7 +15,8 @@ import numpy as np
 
 root = Path(__file__).resolve().parents[1]
 out_root = root / 'results' / 'precision'
-SCAE_CPU = ['--steps', '3000', '--batch-size', '32', '--optimizer', 'adam', '--lr', '3e-4', '--presence-attention', 'soft',
+SCAE_CPU = ['--steps', '3000', '--batch-size', '32', '--optimizer', 'adam', '--lr', '3e-4', '--presence-attention',
+            'soft',
             '--weight', 'posterior_within=10', '--weight', 'posterior_between=10', '--weight', 'prior_within=1',
             '--weight', 'prior_between=1', '--eval-every', '500', '--eval-train', '2000', '--eval-test', '2000',
             '--final-train', '10000', '--final-test', '10000', '--checkpoint-every', '1000']

@@ -110,7 +110,8 @@ def ccae_benchmark(name='benchmark_ccae.json'):
               + f" {r['speedup']:.2f} |" for r in b['rows']]
     if not b['device'].startswith('cuda'):
         best = max(b['rows'], key=lambda r: r['speedup'])
-        lines += ['', f"The fastest single seed, {best['variant']}, is {best['speedup']:.2f}x the plain eager step (target "
+        lines += ['',
+                  f"The fastest single seed, {best['variant']}, is {best['speedup']:.2f}x the plain eager step (target "
                   f"{SPEED_TARGETS['ccae']}x: {'met' if best['speedup'] >= SPEED_TARGETS['ccae'] else 'missed'}); several seeds "
                   "gain more by being stacked (below)."]
     return lines + ['']
@@ -149,8 +150,10 @@ def load_json(name):
 
 def headlines():
     "One row per model, as each training chapter declares its headline (`capsule_ae.results`)."
-    rows = headline_rows([CCAE_HEADLINE, SCAE_HEADLINE, CAPSNET_HEADLINE, CLUSTERING_HEADLINE], root / 'results', command_line)
-    return ['### Headlines', '', 'Each model by one result: the seeds of one recipe, as its chapter declares it, against the '
+    rows = headline_rows([CCAE_HEADLINE, SCAE_HEADLINE, CAPSNET_HEADLINE, CLUSTERING_HEADLINE], root / 'results',
+                         command_line)
+    return ['### Headlines', '',
+            'Each model by one result: the seeds of one recipe, as its chapter declares it, against the '
             "published numbers (`results/published.json`, with their sources). Its chapter shows every run.", '',
             headline_table(rows), '']
 
@@ -164,7 +167,8 @@ CHAPTERS = [   # (model, chapter, what it shows of the runs, [(figure, caption)]
      'the CPU runs and their curves, parts against object capsules, the plateau and the probes of it',
      [('results/scae_paper_weights_s0/capsules.png', 'object-capsule presences per digit'),
       ('results/scae_paper_weights_s0/curves.png', 'SCAE training curves')]),
-    ('CapsNet', '11_capsnet_training', 'four runs and their budgets, reconstructions, dimension perturbations, couplings',
+    ('CapsNet', '11_capsnet_training',
+     'four runs and their budgets, reconstructions, dimension perturbations, couplings',
      [('results/capsnet_gpu/reconstructions.png', 'test digits and their reconstructions'),
       ('results/capsnet_gpu/perturbations.png', 'dimension perturbations')]),
     ('Amortized clustering', '04_clustering',
