@@ -42,7 +42,7 @@ class CCAE(nn.Module):
                                    empty_pool=empty_pool)
         self.layer = CapsuleLayer(n_caps, n_votes, dim_caps, dim_caps, mlp_hidden, noise_scale, similarity,
                                   vote='point')
-        self.register_load_state_dict_pre_hook(_layer_keys)          # weights saved before the layer was its own module
+        self.register_load_state_dict_pre_hook(_layer_keys)          # also the layout with the layer's weights on top
 
     def capsules(self, x, presence=None, noise=True):
         """Encode the set and decode the capsule parameters: `CapsuleParams` with the K N votes of each example in one
@@ -73,8 +73,8 @@ class CCAE(nn.Module):
                           capsule=winner // self.N)
 
 def _layer_keys(module, state_dict, prefix, *args):
-    """Rename a CCAE state dict saved when the capsule layer's weights sat on the CCAE itself ('caps_mlp.' ->
-    'layer.caps_mlp.')."""
+    """Accept a CCAE state dict that holds the capsule layer's weights at the top level ('caps_mlp.' ->
+    'layer.caps_mlp.'), the layout of some committed weights."""
     for name in ('caps_mlp.', 'param_mlp.', 'bias', 'OP_static'):
         for key in [k for k in state_dict if k.startswith(prefix + name)]:
             state_dict[prefix + 'layer.' + key[len(prefix):]] = state_dict.pop(key)

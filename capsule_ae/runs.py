@@ -5,8 +5,8 @@
 # %% auto #0
 __all__ = ['CHECKPOINT_GLOBALS', 'RUN_FILES', 'RESUMABLE_CHANGES', 'UNRECORDED_VALUES', 'rng_state', 'set_rng_state',
            'save_checkpoint', 'UnsafeCheckpoint', 'load_checkpoint', 'checkpoint_paths', 'no_checkpoint_error',
-           'latest_checkpoint', 'MetricsLog', 'read_metrics', 'last_evaluations', 'plot_metrics', 'write_run',
-           'holds_run', 'clear_run', 'ResumeMismatch', 'check_resume_config']
+           'latest_checkpoint', 'MetricsLog', 'read_metrics', 'last_evaluations', 'load_run', 'plot_metrics',
+           'write_run', 'holds_run', 'clear_run', 'ResumeMismatch', 'check_resume_config']
 
 # %% ../nbs/78_runs.ipynb #4a193caa
 import json, os, pickle, random, re, warnings
@@ -116,6 +116,15 @@ def last_evaluations(evals, keys, n=5):
     not hang on one snapshot. A key that one of those records lacks is left out."""
     tail = evals[-n:]
     return {f'last{n}_{k}': float(np.mean([e[k] for e in tail])) for k in keys if tail and all(k in e for e in tail)}
+
+# %% ../nbs/78_runs.ipynb #88f800c2
+def load_run(run):
+    "(final metrics, evaluation records, training records) of the finished run directory `run`."
+    run = Path(run)
+    if not (run / 'metrics.json').exists(): raise FileNotFoundError(f"{run} holds no metrics.json: not a finished run")
+    records = read_metrics(run)
+    return (json.loads((run / 'metrics.json').read_text()), [r for r in records if r['split'] == 'eval'],
+            [r for r in records if r['split'] == 'train'])
 
 # %% ../nbs/78_runs.ipynb #a579c144
 def plot_metrics(path, keys=None, split=None, ax=None):

@@ -19,11 +19,11 @@ root = Path(__file__).resolve().parent.parent
 HEADLINES = [CCAE_HEADLINE, SCAE_HEADLINE, CAPSNET_HEADLINE, CLUSTERING_HEADLINE]
 CHAPTERS = [   # (model, chapter, what it shows of the runs, [(figure, caption)])
     ('Constellation Capsule Autoencoder', '07_ccae_training',
-     "both recipes over seeds and which keeps every capsule, the official recipe's capsule death, the long run and "
-     "its branches, the runs with the paper's differentiable priors and with PyTorch's initialisation",
+     "the baselines, both recipes over three seeds, the official recipe's capsule death and the term that prevents "
+     "it, the main job and its spread over seeds",
      [('results/ccae_main/constellations.png', 'held-out constellations: truth and winning capsules')]),
     ('Image SCAE', '15_scae_training',
-     'the CPU runs and their curves, parts against object capsules, the plateau and the probes of it',
+     'the CPU recipe and its curves, what the noise hides, parts against object capsules',
      [('results/scae_paper_weights_s0/capsules.png', 'object-capsule presences per digit'),
       ('results/scae_paper_weights_s0/curves.png', 'SCAE training curves')]),
     ('CapsNet', '11_capsnet_training',
@@ -53,7 +53,8 @@ def chapters():
         for path, caption in figures:
             if not (root / path).exists(): raise FileNotFoundError(f"{path}, a README figure, is missing")
             lines += [f"![{caption}]({path})", '']
-    return lines
+    return lines + ['Every other committed run (probes, continuations, branches, the runs that failed) is in the appendix, '
+                    '`nbs/99_experiments.ipynb`, with its command and result.', '']
 
 
 def main():
