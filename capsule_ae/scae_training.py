@@ -4,9 +4,10 @@
 
 # %% auto #0
 __all__ = ['SCAE_OPTIMIZERS', 'LAST_KEYS', 'SCAE_HEADLINE', 'scae_loss', 'matching_accuracy', 'lin_match', 'lin_pred',
-           'scae_features', 'evaluate_scae', 'train_scae', 'plot_capsules']
+           'scae_features', 'evaluate_scae', 'train_scae', 'plot_capsules', 'scae_for', 'load_scae_run']
 
 # %% ../nbs/15_scae_training.ipynb #68c7ac27
+import json
 from functools import partial
 from pathlib import Path
 import numpy as np
@@ -24,7 +25,7 @@ from .training import get_device, evaluating
 from .optim import official_rmsprop
 from .results import Headline
 from .experiments import Arg, experiment_config, loss_weight, positive, run_experiment, untrained_metrics
-from .runs import last_evaluations, plot_metrics, read_metrics
+from .runs import last_evaluations, load_checkpoint, plot_metrics, read_metrics
 from .distributed import unwrap
 
 # %% ../nbs/15_scae_training.ipynb #37044b8e
@@ -189,3 +190,19 @@ SCAE_HEADLINE = Headline(
     'scae_paper_weights_s[0-9]', 'lin_match_prior', 'LIN-MATCH on the object-capsule presences, 10,000 test digits',
     '15_scae_training', paper=('scae', 'lin_match', 'lin_match_sd'), port=('scae', 'torch_scae_linear_probe'),
     fmt='.1%')
+
+# %% ../nbs/15_scae_training.ipynb #19bcd858
+def scae_for(config):
+    "An SCAE (float32) built as a run's `config` says; the weights are the caller's."
+    c = config
+    return SCAE(c['n_parts'], c['n_caps'], pooling=c['pooling'], presence_attention=c['presence_attention'],
+                mixture=c['mixture'])
+
+def load_scae_run(run):
+    "(model in eval mode, metrics) of a finished SCAE run directory: its `model.pt` in `scae_for` its config."
+    run = Path(run)
+    if not (run / 'model.pt').exists(): raise FileNotFoundError(f"{run} holds no model.pt: not a finished SCAE run")
+    metrics = json.loads((run / 'metrics.json').read_text())
+    model = scae_for(metrics['config'])
+    model.load_state_dict(load_checkpoint(run / 'model.pt'))
+    return model.eval(), metrics

@@ -27,7 +27,7 @@ CHAPTERS = [   # (model, chapter, what it shows of the runs, [(figure, caption)]
      [('results/scae_paper_weights_s0/capsules.png', 'object-capsule presences per digit'),
       ('results/scae_paper_weights_s0/curves.png', 'SCAE training curves')]),
     ('CapsNet', '11_capsnet_training',
-     'four runs and their budgets, reconstructions, dimension perturbations, couplings',
+     "the paper's recipe on a GPU and three CPU budgets, reconstructions, dimension perturbations",
      [('results/capsnet_gpu/reconstructions.png', 'test digits and their reconstructions'),
       ('results/capsnet_gpu/perturbations.png', 'dimension perturbations')]),
     ('Amortized clustering', '04_clustering',
