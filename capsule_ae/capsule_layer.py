@@ -80,7 +80,7 @@ class SCAEEncoder(nn.Module):
         if init not in ('tf', 'torch'): raise ValueError(f"init must be 'tf' or 'torch', got {init!r}")
         self.seeds = nn.Parameter(torch.empty(1, n_caps, dim_output))          # (1, K, d_out)
         if init == 'torch':
-            nn.init.xavier_uniform_(self.seeds)                # PyTorch's defaults, drawn in the earlier order
+            nn.init.xavier_uniform_(self.seeds)                # PyTorch's defaults, drawn before the pool's
         self.pool = MultiheadAttention(dim_output, dim_output, dim_output, num_heads, head_scale=True, out_proj=True)
         if init == 'tf':                                          # the official code's (Sonnet 1, TF1 Glorot)
             tf_linear_init_(self)
