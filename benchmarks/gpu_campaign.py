@@ -36,17 +36,18 @@ def stages(state, dry):
         bench = {'capsnet': ['--device', 'cpu', '--batch', '4', '--repeats', '1', '--no-compile'],
                  'scae': ['--device', 'cpu', '--batch-size', '4', '--steps', '1', '--repeats', '1', '--no-compile'],
                  'ccae': ['--device', 'cpu', '--steps', '2', '--repeats', '1', '--no-compile']}
-        tiny_scae = ['--eval-train', '200', '--eval-test', '200', '--final-train', '200', '--final-test', '200']
+        tiny_scae = ['--eval-train', '100', '--eval-test', '100', '--final-train', '100', '--final-test', '100']
         runs = {'run_ccae_long': ['ccae', '--seeds', '0', '--steps', '54006', '--eval-every', '3',
                                   '--checkpoint-every', '2',
                                   '--device', 'cpu'],                   # seed 0 of the copied checkpoints
-                'run_scae_official': ['scae', '--steps', '4', '--batch-size', '8', '--eval-every', '2',
+                'run_scae_official': ['scae', '--steps', '4', '--batch-size', '8', '--eval-every', '4',
                                       '--checkpoint-every', '2',
                                       *tiny_scae, '--device', 'cpu'],
                 'run_capsnet': ['capsnet', '--steps', '4', '--batch-size', '8', '--test-size', '100', '--eval-every',
                                 '2',
                                 '--checkpoint-every', '2', '--device', 'cpu'],
-                'run_scae_cpu_recipe': ['scae', '--steps', '4', *SCAE_CPU_RECIPE, *tiny_scae, '--device', 'cpu']}
+                'run_scae_cpu_recipe': ['scae', '--steps', '4', *SCAE_CPU_RECIPE, '--batch-size', '8', *tiny_scae,
+                                        '--device', 'cpu']}                # (the last --batch-size counts)
         tests = ['nbdev_test', '--path', 'nbs/09_routing.ipynb']          # the same invocation, a short chapter
     else:
         bench = {'capsnet': ['--device', 'cuda', '--repeats', '20'], 'scae': ['--device', 'cuda'],
