@@ -173,7 +173,8 @@ def performance_section(root='results'):
     "The performance section (markdown lines): one table per benchmark file found under `root`."
     lines = ['## Performance', '',
              'Every table is one run of a script in `benchmarks/`, all variants timed side by side (interleaved), so '
-             'the ratios hold on other machines better than the times do.', '']
+             'the ratios hold on other machines better than the times do. The performance chapter '
+             '(`nbs/83_performance.ipynb`) writes these tables and holds the speed targets.', '']
     for name, table in PERFORMANCE_TABLES:
         path = Path(root) / name
         if not path.exists(): continue
