@@ -91,9 +91,10 @@ def _run(root, name):
     if not path.exists(): raise FileNotFoundError(f"{path} is missing: the main job's sentence is written from it")
     return json.loads(path.read_text())
 
-def main_job(root='results', command_line=None, main='ccae_main', seeds_dir='ccae_main_seeds', seeds=(0, 1, 2)):
+def main_job(root, command_line, main='ccae_main', seeds_dir='ccae_main_seeds', seeds=(0, 1, 2)):
     """The sentence under the README's main command: what the run `main` reached and in what time, and the range of
-    the seeds of `seeds_dir` (trained together in one process), from their metrics.json files."""
+    the seeds of `seeds_dir` (trained together in one process), from their metrics.json files under `root`;
+    `command_line(experiment, config)` writes the seeds' command."""
     m = _run(root, main)
     text = (f"Measured on {m['device']} with 2 cores (`results/{main}`, the same command with `--out results/{main}`): "
             f"{m['steps']:,} training steps of the `{m['config']['recipe']}` recipe in {m['seconds'] / 60:.1f} minutes "
