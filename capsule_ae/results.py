@@ -26,6 +26,7 @@ class Headline(NamedTuple):
     higher: bool = True         # whether a higher number is better
     scale: float = 1.           # the metric times `scale` is in the unit of the published numbers
     fmt: str = '.3f'            # how the numbers are written ('.1%' for a fraction as a percentage)
+    last: str = ''              # the key of the run's mean over its last evaluations, shown beside the final model
 
 def spread(values):
     "(mean, sample standard deviation or None for one value, count) of `values`; refuses an empty list and NaN."
@@ -56,9 +57,12 @@ def headline_rows(headlines, root='results', command_line=None):
         missing = [str(r) for r, m in zip(runs, metrics) if h.metric not in m]
         if missing: raise KeyError(f"{h.model}: {h.metric!r} is not in the metrics.json of {', '.join(missing)}")
         mean, sd, n = spread([m[h.metric] * h.scale for m in metrics])
+        lacking = [str(r) for r, m in zip(runs, metrics) if h.last and h.last not in m]
+        if lacking: raise KeyError(f"{h.model}: {h.last!r} is not in the metrics.json of {', '.join(lacking)}")
+        last = spread([m[h.last] * h.scale for m in metrics]) if h.last else None
         paper, port = _published(published, h.paper), _published(published, h.port)
         reached = None if not paper else (mean >= paper[0] if h.higher else mean <= paper[0])
-        rows.append(dict(headline=h, runs=[str(r.relative_to(root)) for r in runs], mean=mean, sd=sd, n=n,
+        rows.append(dict(headline=h, runs=[str(r.relative_to(root)) for r in runs], mean=mean, sd=sd, n=n, last=last,
                          seeds=[m['config']['seed'] for m in metrics], paper=paper, port=port, reached=reached,
                          command=command_line(h.experiment, metrics[0]['config']) if command_line else None))
     return rows
@@ -81,7 +85,9 @@ def headline_table(rows):
         h = r['headline']
         seeds = f" (seeds {', '.join(map(str, r['seeds']))})" if r['n'] > 1 else ''
         command = f"`{r['command']}`{seeds}" if r['command'] else '-'
-        lines.append(f"| {h.model} | {h.what} | {format_spread(r['mean'], r['sd'], r['n'], h.fmt)} | {paper(r, h)} | "
+        ours = format_spread(r['mean'], r['sd'], r['n'], h.fmt)
+        if r['last']: ours += f"; mean of the last evaluations {format_spread(*r['last'], h.fmt).rsplit(' (', 1)[0]}"
+        lines.append(f"| {h.model} | {h.what} | {ours} | {paper(r, h)} | "
                      f"{port(r, h)} | {command} | `nbs/{h.chapter}.ipynb` |")
     return '\n'.join(lines)
 
