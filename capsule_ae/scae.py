@@ -62,7 +62,8 @@ def scae_losses(model, out, labels=None, weights=None, n_classes=10, within=None
     posterior_within, posterior_between = posterior_sparsity(out.posterior_mass)
     prior_within, prior_between = prior_sparsity(out.prior_presence, n_classes, within)
     terms = dict(rec_ll=rec_ll, log_prob=log_prob, dynamic_l2=dynamic_l2, posterior_within=posterior_within,
-                 posterior_between=posterior_between, prior_within=prior_within, prior_between=prior_between)
+                 posterior_between=posterior_between, prior_within=prior_within, prior_between=prior_between,
+                 parts_present=out.parts.presence.detach().sum(-1).mean())      # logged, in no weighted term
     loss = (-w['rec_ll'] * rec_ll - w['log_prob'] * log_prob + w['dynamic_l2'] * dynamic_l2
             + w['posterior_within'] * posterior_within - w['posterior_between'] * posterior_between
             + w['prior_within'] * prior_within + w['prior_between'] * prior_between)
