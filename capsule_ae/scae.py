@@ -42,7 +42,8 @@ class SCAE(nn.Module):
 
 # %% ../nbs/14_scae.ipynb #4a69a647
 SCAE_LOSS_WEIGHTS = dict(rec_ll=1., log_prob=1., dynamic_l2=10., posterior_within=0.7, posterior_between=0.2,
-                         prior_within=2., prior_between=0.35, probes=1.)
+                         prior_within=2., prior_between=0.35, probes=1.,
+                         part_logit_l2=0.)                                     # not in the official objective
 
 def scae_losses(model, out, labels=None, weights=None, n_classes=10, within=None):
     """Every term of the SCAE objective and their weighted sum under 'loss'; scalars averaged over the batch (probes
@@ -63,10 +64,12 @@ def scae_losses(model, out, labels=None, weights=None, n_classes=10, within=None
     prior_within, prior_between = prior_sparsity(out.prior_presence, n_classes, within)
     terms = dict(rec_ll=rec_ll, log_prob=log_prob, dynamic_l2=dynamic_l2, posterior_within=posterior_within,
                  posterior_between=posterior_between, prior_within=prior_within, prior_between=prior_between,
+                 part_logit_l2=(out.parts.presence_logit ** 2).sum(-1).mean() / 2,
                  parts_present=out.parts.presence.detach().sum(-1).mean())      # logged, in no weighted term
     loss = (-w['rec_ll'] * rec_ll - w['log_prob'] * log_prob + w['dynamic_l2'] * dynamic_l2
             + w['posterior_within'] * posterior_within - w['posterior_between'] * posterior_between
-            + w['prior_within'] * prior_within + w['prior_between'] * prior_between)
+            + w['prior_within'] * prior_within + w['prior_between'] * prior_between
+            + w['part_logit_l2'] * terms['part_logit_l2'])
     if labels is not None:
         prior_logits = model.prior_probe(out.prior_presence.detach())          # (B, 10) no gradient into the capsules
         posterior_logits = model.posterior_probe(out.posterior_mass.detach())  # (B, 10)

@@ -121,6 +121,8 @@ def train_scae(
         compile: Arg('run the model through torch.compile (speed: benchmarks/scae.py)') = False,
         eval_every: Arg('steps between evaluations (default: 20 per run)', positive) = None,
         checkpoint_every: Arg('steps between checkpoints', positive) = 1000,
+        branch_from: Arg("start from the newest checkpoint of the run in this directory with this command's settings; "
+                         "it is left as it is; continue the branch with --resume", str) = None,
         progress=True):
     """Train the image SCAE on MNIST (the official recipe by default); returns (model, metrics). Writes a run directory
     when `out` is set."""
@@ -128,15 +130,16 @@ def train_scae(
         raise ValueError(f"optimizer must be one of {SCAE_OPTIMIZERS}, got {optimizer!r}")
     if n_parts < 1 or n_caps < 1: raise ValueError(f"n_parts and n_caps must be positive, got {n_parts} and {n_caps}")
     precision = resolve_precision(precision, get_device(device))         # the run records what it used
+    branch_from = None if branch_from is None else str(branch_from)
     config = experiment_config(locals(), exclude=('root',))
     build = lambda device, **config: _build_scae(device, root=root, out=out, **config)
-    return run_experiment(build, config, out, resume, overwrite, device, progress)
+    return run_experiment(build, config, out, resume, overwrite, device, progress, source=branch_from)
 
 LAST_KEYS = ('lin_match_prior', 'lin_match_posterior', 'lin_pred_prior', 'lin_pred_posterior', 'rec_ll', 'log_prob')
 
 def _build_scae(device, steps, seed, batch_size, lr, optimizer, weights, within, pooling, presence_attention, mixture,
                 n_parts, n_caps, n_eval_train, n_eval_test, n_final_train, n_final_test, precision, compile, eval_every,
-                checkpoint_every, root=None, out=None):
+                checkpoint_every, branch_from=None, root=None, out=None):
     train_ds, test_ds = mnist_datasets(root)
     data = MNISTBatches(train_ds, batch_size, canvas=40, seed=seed, device=device)
     # fixed images and shifts
