@@ -54,11 +54,10 @@ def headline_rows(headlines, root='results', command_line=None):
         runs = sorted(Path(p) for p in glob.glob(str(root / h.runs)) if (Path(p) / 'metrics.json').exists())
         if not runs: raise FileNotFoundError(f"{h.model}: no finished run matches {root / h.runs}")
         metrics = [json.loads((r / 'metrics.json').read_text()) for r in runs]
-        missing = [str(r) for r, m in zip(runs, metrics) if h.metric not in m]
-        if missing: raise KeyError(f"{h.model}: {h.metric!r} is not in the metrics.json of {', '.join(missing)}")
+        for key in filter(None, (h.metric, h.last)):
+            missing = [str(r) for r, m in zip(runs, metrics) if key not in m]
+            if missing: raise KeyError(f"{h.model}: {key!r} is not in the metrics.json of {', '.join(missing)}")
         mean, sd, n = spread([m[h.metric] * h.scale for m in metrics])
-        lacking = [str(r) for r, m in zip(runs, metrics) if h.last and h.last not in m]
-        if lacking: raise KeyError(f"{h.model}: {h.last!r} is not in the metrics.json of {', '.join(lacking)}")
         last = spread([m[h.last] * h.scale for m in metrics]) if h.last else None
         paper, port = _published(published, h.paper), _published(published, h.port)
         reached = None if not paper else (mean >= paper[0] if h.higher else mean <= paper[0])
