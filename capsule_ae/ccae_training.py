@@ -216,7 +216,6 @@ def train_ccae(
     if recipe not in CCAE_RECIPES: raise ValueError(f"recipe must be one of {list(CCAE_RECIPES)}, got {recipe!r}")
     if optimizer not in ('tfrmsprop', 'adam'):
         raise ValueError(f"optimizer must be 'tfrmsprop' or 'adam', got {optimizer!r}")
-    branch_from = None if branch_from is None else str(branch_from)
     config = experiment_config(locals(), exclude=('cuda_graph', 'seeds', 'compile'))
     if seeds is None:
         build = lambda device, **config: _build_ccae(device, cuda_graph=cuda_graph, compile=compile, out=out, **config)

@@ -8,7 +8,7 @@ __all__ = ['RUN_OPTIONS', 'experiment_config', 'branch_run', 'run_experiment', '
 
 # %% ../nbs/80b_experiments.ipynb #90b8992a
 import inspect, shutil
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import NamedTuple
 import torch
 from .distributed import dist_info, is_main_process
@@ -19,8 +19,10 @@ from .training import fit, get_device, seed_everything
 RUN_OPTIONS = ('out', 'resume', 'overwrite', 'device', 'progress')   # how to run, not what: kept out of a run's config
 
 def experiment_config(arguments, exclude=()):
-    "An experiment's configuration from its `train_*` function's `locals()`: its arguments but `RUN_OPTIONS`, `exclude`"
-    return {k: v for k, v in arguments.items() if k not in RUN_OPTIONS + tuple(exclude)}
+    """An experiment's configuration from its `train_*` function's `locals()`: its arguments but `RUN_OPTIONS`, `exclude`;
+    a path (the run a branch starts from) is recorded as a string, so that the configuration is plain JSON."""
+    return {k: str(v) if isinstance(v, PurePath) else v for k, v in arguments.items()
+            if k not in RUN_OPTIONS + tuple(exclude)}
 
 def branch_run(source, out, config, overwrite=False):
     """Begin the run `out` at the newest checkpoint of the run `source`, under the configuration `config`: the weights,

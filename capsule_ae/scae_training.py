@@ -4,8 +4,8 @@
 
 # %% auto #0
 __all__ = ['SCAE_OPTIMIZERS', 'LAST_KEYS', 'SCAE_HEADLINE', 'PROBED_LAYERS', 'scae_loss', 'matching_accuracy', 'lin_match',
-           'lin_pred', 'scae_features', 'evaluate_scae', 'train_scae', 'scae_for', 'load_scae_run', 'plot_capsules',
-           'layer_probes']
+           'lin_pred', 'scae_features', 'evaluate_scae', 'train_scae', 'scae_for', 'load_scae_run', 'scae_weights',
+           'plot_capsules', 'layer_probes']
 
 # %% ../nbs/15_scae_training.ipynb #68c7ac27
 import json
@@ -26,7 +26,7 @@ from .training import get_device, evaluating
 from .optim import official_rmsprop
 from .results import Headline
 from .experiments import Arg, experiment_config, loss_weight, positive, run_experiment, untrained_metrics
-from .runs import last_evaluations, load_checkpoint, plot_metrics, read_metrics
+from .runs import checkpoint_paths, last_evaluations, load_checkpoint, plot_metrics, read_metrics
 from .distributed import unwrap
 
 # %% ../nbs/15_scae_training.ipynb #37044b8e
@@ -130,7 +130,6 @@ def train_scae(
         raise ValueError(f"optimizer must be one of {SCAE_OPTIMIZERS}, got {optimizer!r}")
     if n_parts < 1 or n_caps < 1: raise ValueError(f"n_parts and n_caps must be positive, got {n_parts} and {n_caps}")
     precision = resolve_precision(precision, get_device(device))         # the run records what it used
-    branch_from = None if branch_from is None else str(branch_from)
     config = experiment_config(locals(), exclude=('root',))
     build = lambda device, **config: _build_scae(device, root=root, out=out, **config)
     return run_experiment(build, config, out, resume, overwrite, device, progress, source=branch_from)
@@ -184,6 +183,19 @@ def load_scae_run(run):
     model = scae_for(metrics['config'])
     model.load_state_dict(load_checkpoint(run / 'model.pt'))
     return model.eval(), metrics
+
+def scae_weights(run):
+    "(model in eval mode, step) of an SCAE run directory: its final model when finished, else its newest checkpoint."
+    run = Path(run)
+    if (run / 'model.pt').exists():
+        model, metrics = load_scae_run(run)
+        return model, metrics['steps']
+    paths = checkpoint_paths(run)
+    if not paths: raise FileNotFoundError(f"{run} holds neither a model.pt nor a checkpoint")
+    state = load_checkpoint(paths[-1])
+    model = scae_for(state['config'])
+    model.load_state_dict(state['model'])
+    return model.eval(), state['step']
 
 # %% ../nbs/15_scae_training.ipynb #4e4cccf4
 def plot_capsules(model, x, y, seed=0):

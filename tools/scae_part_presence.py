@@ -14,8 +14,9 @@ import argparse, json, time
 from pathlib import Path
 import torch
 from capsule_ae.mnist import mnist_datasets, MNISTBatches
-from capsule_ae.runs import checkpoint_paths, load_checkpoint
-from capsule_ae.scae_training import scae_for
+from capsule_ae.runs import checkpoint_paths
+from capsule_ae.scae import SCAE
+from capsule_ae.scae_training import scae_weights
 
 root = Path(__file__).resolve().parents[1]
 out = root / 'results' / 'scae_part_presence.jsonl'
@@ -34,15 +35,12 @@ def measure(model, x):
 
 
 def newest(run):
-    "(step, config, weights) of a run's final model, or of its newest checkpoint at a multiple of 1,000 steps."
-    if (run / 'model.pt').exists():
-        m = json.loads((run / 'metrics.json').read_text())
-        return m['steps'], m['config'], load_checkpoint(run / 'model.pt')
-    ck = checkpoint_paths(run)
-    if not ck or time.time() - ck[-1].stat().st_mtime < 10: return None       # none yet, or still being written
-    if int(ck[-1].stem.split('_')[1]) % 1000: return None
-    state = load_checkpoint(ck[-1])
-    return state['step'], state['config'], state['model']
+    "(model, step) of a run's final model, or of its newest checkpoint at a multiple of 1,000 steps; None if neither yet."
+    if not (run / 'model.pt').exists():
+        ck = checkpoint_paths(run)
+        if not ck or time.time() - ck[-1].stat().st_mtime < 10: return None   # none yet, or still being written
+        if int(ck[-1].stem.split('_')[1]) % 1000: return None
+    return scae_weights(run)
 
 
 def main():
@@ -61,11 +59,10 @@ def main():
         for run in args.runs:
             found = newest(run)
             if found is None: continue
-            step, config, weights = found
-            if ('untrained', 0) not in done:
-                torch.manual_seed(0); record('untrained', 0, scae_for(config))
-            if (run.name, step) in done: continue
-            model = scae_for(config); model.load_state_dict(weights); record(run.name, step, model)
+            model, step = found
+            if ('untrained', 0) not in done:                             # the untrained SCAE of chapter 15, seed 0
+                torch.manual_seed(0); record('untrained', 0, SCAE(presence_attention='soft'))
+            if (run.name, step) not in done: record(run.name, step, model)
         if not args.watch: break
         time.sleep(60)
 
