@@ -37,7 +37,7 @@ def stages(state, dry):
                  'scae': ['--device', 'cpu', '--batch-size', '4', '--steps', '1', '--repeats', '1', '--no-compile'],
                  'ccae': ['--device', 'cpu', '--steps', '2', '--repeats', '1', '--no-compile']}
         tiny_scae = ['--eval-train', '100', '--eval-test', '100', '--final-train', '100', '--final-test', '100']
-        runs = {'run_ccae_long': ['ccae', '--seeds', '0', '--steps', '54006', '--eval-every', '3',
+        runs = {'run_ccae_long': ['ccae', '--seeds', '0', '--steps', '54006', '--batch-size', '32', '--lr-drop-at', '0', '--eval-every', '3',
                                   '--checkpoint-every', '2',
                                   '--device', 'cpu'],                   # seed 0 of the copied checkpoints
                 'run_scae_official': ['scae', '--steps', '4', '--batch-size', '8', '--eval-every', '4',
@@ -52,7 +52,7 @@ def stages(state, dry):
     else:
         bench = {'capsnet': ['--device', 'cuda', '--repeats', '20'], 'scae': ['--device', 'cuda'],
                  'ccae': ['--device', 'cuda']}
-        runs = {'run_ccae_long': ['ccae', '--seeds', '0-2', '--compile', '--steps', '300000', '--eval-every', '1500'],
+        runs = {'run_ccae_long': ['ccae', '--seeds', '0-2', '--compile', '--steps', '300000', '--batch-size', '32', '--lr-drop-at', '0', '--eval-every', '1500'],
                 'run_scae_official': ['scae', '--checkpoint-every', '1000'],
                 'run_capsnet': ['capsnet', '--epochs', '50', '--checkpoint-every', '1000'],
                 'run_scae_cpu_recipe': ['scae', '--steps', '150000', *SCAE_CPU_RECIPE, '--precision',

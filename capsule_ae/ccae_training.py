@@ -172,19 +172,23 @@ def ccae_loss(model, batch, prior='official', weights=None):
 
 LAST_KEYS = ('segm_acc', 'ari', 'split_rate', 'single_perfect')     # averaged over a run's last five evaluations
 
-CCAE_RECIPES = {'official': dict(weights={}, empty_pool='official'),                    # the official run as it ran
-                'balanced': dict(weights={'posterior_between': 10.}, empty_pool='bias')}
+CCAE_RECIPES = {                                      # loss weights on the official ones, empty-scene pooling, batch, budget
+    'official': dict(weights={}, empty_pool='official', batch_size=32, steps=30_000, lr_drop_at=0),  # as it ran
+    'balanced': dict(weights={'posterior_between': 10.}, empty_pool='bias', batch_size=128, steps=8_000,
+                     lr_drop_at=6_000)}
 
 def seed_dirs(out, seeds):
     "The run directory of each seed of a multi-seed run in `out`: out/seed_<s>."
     return None if out is None else [Path(out) / f'seed_{s}' for s in seeds]
 
 def train_ccae(
-        steps: Arg('training steps', positive) = 30_000,
+        steps: Arg("training steps (default: the recipe's)", positive) = None,
         seed: Arg('random seed', int) = 0,
         out=None, resume=False, overwrite=False, device=None,
-        batch_size: Arg('constellations per step, as the official run', positive) = 32,
-        lr: Arg('learning rate, constant', float) = 1e-4,
+        batch_size: Arg("constellations per step (default: the recipe's; the official run's is 32)", positive) = None,
+        lr: Arg('learning rate', float) = 1e-4,
+        lr_drop_at: Arg("the step after which the learning rate is a tenth of --lr; 0: constant, as the official run "
+                        "(default: the recipe's)", int) = None,
         optimizer: Arg('TF1-style RMSProp, as the official run, or Adam', choices=('tfrmsprop', 'adam')) = 'tfrmsprop',
         n_held_out: Arg('held-out constellations for the final metrics', positive, flag='--held-out') = 10_000,
         eval_every: Arg('steps between evaluations on 1,000 held-out examples (default: 20 per run)', positive) = None,
@@ -212,10 +216,16 @@ def train_ccae(
         cuda_graph: Arg('capture the whole training step as one CUDA graph (CUDA only; about 12x faster on an '
                         'H200); not part of the config') = False):
     """Train the CCAE on constellations with a recipe of `CCAE_RECIPES` (loss weights on top of the official ones, then
-    `weights`); returns (model, metrics), or with `seeds` (models, [metrics]) in the order of `seeds`."""
+    `weights`; its pooling of empty scenes, batch size and number of steps unless given); returns (model, metrics), or with `seeds` (models, [metrics]) in the order of `seeds`."""
     if recipe not in CCAE_RECIPES: raise ValueError(f"recipe must be one of {list(CCAE_RECIPES)}, got {recipe!r}")
     if optimizer not in ('tfrmsprop', 'adam'):
         raise ValueError(f"optimizer must be 'tfrmsprop' or 'adam', got {optimizer!r}")
+    steps, batch_size = steps or CCAE_RECIPES[recipe]['steps'], batch_size or CCAE_RECIPES[recipe]['batch_size']
+    if lr_drop_at is None: lr_drop_at = CCAE_RECIPES[recipe]['lr_drop_at']
+    if lr_drop_at < 0: raise ValueError(f"lr_drop_at must be a step (0: no drop), got {lr_drop_at}")
+    if cuda_graph and lr_drop_at:
+        raise ValueError("a CUDA graph replays one learning rate: with cuda_graph (--cuda-graph) give lr_drop_at=0 "
+                         "(--lr-drop-at 0)")
     config = experiment_config(locals(), exclude=('cuda_graph', 'seeds', 'compile'))
     if seeds is None:
         build = lambda device, **config: _build_ccae(device, cuda_graph=cuda_graph, compile=compile, out=out, **config)
@@ -229,13 +239,16 @@ def train_ccae(
                      progress, compile, sources=seed_dirs(branch_from, seeds))
 
 def _build_ccae(device, steps, seed, batch_size, lr, optimizer, n_held_out, eval_every, checkpoint_every, init, prior,
-                recipe, weights, empty_pool=None, precision='fp32', branch_from=None, cuda_graph=False, compile=False,
-                out=None):
+                recipe, weights, empty_pool=None, precision='fp32', branch_from=None, lr_drop_at=0, cuda_graph=False,
+                compile=False, out=None):
     empty_pool = empty_pool or CCAE_RECIPES[recipe]['empty_pool']
     model = CCAE(init=init, empty_pool=empty_pool, precision=precision)
     loss_weights = {**CCAE_RECIPES[recipe]['weights'], **(weights or {})}
     if optimizer == 'tfrmsprop': opt = official_rmsprop(model.parameters(), lr, batch_size)
     else: opt = torch.optim.Adam(model.parameters(), lr=lr, capturable=cuda_graph)
+    # the step t + 1 takes lr * 0.1 once t >= lr_drop_at steps are done
+    schedule = (torch.optim.lr_scheduler.LambdaLR(opt, lambda t: 0.1 if t >= lr_drop_at else 1.) if lr_drop_at
+                else None)
     held = held_out_constellations(n_held_out)
     monitor = Constellations(*(t[:1000] for t in held))
     evals = []
@@ -260,7 +273,7 @@ def _build_ccae(device, steps, seed, batch_size, lr, optimizer, n_held_out, eval
                 optimizer=opt, report=report,
                 random=lambda g, batch: {'noise': model.layer.noise_draws(batch.corners.shape[0], g,
                                                                           device=batch.corners.device)},
-                fit=dict(steps=steps, eval_fn=eval_fn, eval_every=eval_every or max(steps // 20, 1),
+                fit=dict(steps=steps, schedule=schedule, eval_fn=eval_fn, eval_every=eval_every or max(steps // 20, 1),
                          checkpoint_every=checkpoint_every, cuda_graph=cuda_graph, compile=compile))
 
 
@@ -284,7 +297,7 @@ def load_ccae_run(run):
 
 # %% ../nbs/07_ccae_training.ipynb #5a7bdaec
 CCAE_HEADLINE = Headline(
-    'Constellation Capsule Autoencoder (the main job: the balanced recipe, 30,000 steps)', 'ccae',
-    'ccae_main_seeds/seed_*', 'segm_acc', 'segmentation accuracy, 10,000 held-out scenes', '07_ccae_training',
+    'Constellation Capsule Autoencoder (the main job: the balanced recipe, batch 128, 8,000 steps)', 'ccae',
+    'ccae_main*', 'segm_acc', 'segmentation accuracy, 10,000 held-out scenes', '07_ccae_training',
     paper=('ccae_official_model', 'segm_acc'), reference="a model of the official code, on its 1,280 held-out scenes",
     last='last5_segm_acc')

@@ -96,10 +96,10 @@ def _run(root, name):
     if not path.exists(): raise FileNotFoundError(f"{path} is missing: the main job's sentence is written from it")
     return json.loads(path.read_text())
 
-def main_job(root, command_line, main='ccae_main', seeds_dir='ccae_main_seeds', seeds=(0, 1, 2)):
-    """The sentence under the README's main command: what the run `main` reached and in what time, and the range of
-    the seeds of `seeds_dir` (trained together in one process), from their metrics.json files under `root`;
-    `command_line(experiment, config)` writes the seeds' command."""
+def main_job(root, command_line, main='ccae_main', others=('ccae_main_s1', 'ccae_main_s2')):
+    """The sentence under the README's main command: what the run `main` reached and in what time, and the range over it
+    and the runs `others` (the same command with other seeds, side by side in processes of one thread each), from
+    their metrics.json files under `root`; `command_line(experiment, config)` writes the others' commands."""
     m = _run(root, main)
     text = (f"Measured on {m['device']} with 2 cores (`results/{main}`, the same command with `--out results/{main}`): "
             f"{m['steps']:,} training steps of the `{m['config']['recipe']}` recipe in {m['seconds'] / 60:.1f} minutes "
@@ -107,18 +107,18 @@ def main_job(root, command_line, main='ccae_main', seeds_dir='ccae_main_seeds', 
             f"on 10,000 held-out constellations (k-means: {m['kmeans_segm_acc']:.3f}; the untrained model: "
             f"{m['untrained_segm_acc']:.3f}); the figure shows each scene's points in the colour of the pattern their "
             "capsule is matched to, wrong points crossed, next to the truth.")
-    runs = [_run(root, f'{seeds_dir}/seed_{s}') for s in seeds]
+    runs = [m] + [_run(root, o) for o in others]
     acc = [r['segm_acc'] for r in runs]
     mean, sd, _ = spread(acc)
-    c = runs[0]['config']
-    same = c['recipe'] == m['config']['recipe'] and runs[0]['steps'] == m['steps']
-    command = command_line('ccae', c).replace(f" --seed {c['seed']}", f" --seeds {','.join(map(str, seeds))} --compile")
-    return text + (f" Seeds {', '.join(map(str, seeds))} of "
-                   f"{'the same recipe and budget' if same else 'the ' + c['recipe'] + ' recipe'}, trained together in "
-                   f"one process (`{command} --out results/{seeds_dir}`, {runs[0]['seconds'] / 60:.0f} minutes for the "
-                   f"three), end at {min(acc):.3f} to {max(acc):.3f} ({mean:.3f} +- {sd:.3f}): from the command above "
-                   "expect a value in about that range, not one number; the target of 0.87 for each of these seeds is "
-                   f"{'reached' if min(acc) >= 0.87 else 'missed'}.")
+    same = all(r['config']['recipe'] == m['config']['recipe'] and r['steps'] == m['steps'] for r in runs)
+    commands = ' and '.join(f"`OMP_NUM_THREADS=1 {command_line('ccae', r['config'])} --out results/{o}`"
+                            for r, o in zip(runs[1:], others))
+    return text + (f" Seeds {', '.join(str(r['config']['seed']) for r in runs)} of "
+                   f"{'the same recipe and budget' if same else 'the ' + m['config']['recipe'] + ' recipe'} (this run, "
+                   f"then {commands}, side by side, {max(r['seconds'] for r in runs[1:]) / 60:.0f} minutes of training "
+                   f"each on one core) end at {min(acc):.3f} to {max(acc):.3f} ({mean:.3f} +- {sd:.3f}): from the "
+                   "command above expect a value in about that range, not one number; the target of 0.87 for each of "
+                   f"these seeds is {'reached' if min(acc) >= 0.87 else 'missed'}.")
 
 # %% ../nbs/82_results.ipynb #668ca7c8
 def fill_between(text, start, end, body):

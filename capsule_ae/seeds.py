@@ -7,7 +7,7 @@ __all__ = ['FIT_SEEDS_OPTIONS', 'SeedStack', 'stacked_step', 'stack_trees', 'sta
            'fit_seeds', 'run_seeds']
 
 # %% ../nbs/81_seeds.ipynb #34ccadcc
-import copy, inspect, time
+import copy, inspect, time, warnings
 from pathlib import Path
 import torch
 from torch.func import functional_call, grad, stack_module_state, vmap
@@ -86,7 +86,7 @@ def seed_state(optimizer, s):
 
 # %% ../nbs/81_seeds.ipynb #4fccf29e
 FIT_SEEDS_OPTIONS = ('steps', 'eval_fn', 'eval_every', 'checkpoint_every', 'cuda_graph',
-                     'compile')  # of a run's `fit` settings
+                     'compile', 'schedule')  # of a run's `fit` settings
 
 def _prepare_dirs(outs, resume, overwrite):
     for out in outs:
@@ -135,6 +135,7 @@ def fit_seeds(runs, outs=None, configs=None, resume=False, overwrite=False, devi
         for run, config, (path, state) in zip(runs, configs, found):
             check_resume_config(state.get('config'), config, path)
             run['model'].load_state_dict(state['model']); run['optimizer'].load_state_dict(state['optimizer'])
+            if run['fit'].get('schedule') is not None: run['fit']['schedule'].load_state_dict(state['schedule'])
             if hasattr(run['data'], 'load_state_dict') and state.get('data') is not None:
                 run['data'].load_state_dict(state['data'])
         rngs = [state['rng'] for _, state in found]
@@ -143,6 +144,13 @@ def fit_seeds(runs, outs=None, configs=None, resume=False, overwrite=False, devi
     stack = SeedStack(models)
     optimizer = stacked_optimizer(runs[0]['optimizer'], list(stack.params.values()))
     if resumed: load_seed_states(optimizer, [r['optimizer'].state_dict() for r in runs])
+    schedules = [r['fit'].get('schedule') for r in runs]             # each seed's own, stepped as `fit` steps it
+    def follow_schedules():                          # the stacked optimizer takes the seeds' (equal) learning rate
+        if schedules[0] is None: return
+        lrs = {s.optimizer.param_groups[0]['lr'] for s in schedules}
+        if len(lrs) > 1: raise ValueError(f"seeds trained together need one learning rate; their schedules give {lrs}")
+        optimizer.param_groups[0]['lr'] = lrs.pop()
+    follow_schedules()
     generators = [_generator(state, device) for state in rngs]
     logs = [MetricsLog(o / 'metrics.jsonl', resume_step=step if resume else None) for o in outs] if outs else None
     step_fn = stacked_step(stack.base, runs[0]['loss_fn'])
@@ -160,7 +168,8 @@ def fit_seeds(runs, outs=None, configs=None, resume=False, overwrite=False, devi
         for s, (run, out) in enumerate(zip(runs, outs)):
             state = dict(step=step, seconds=seconds, metrics=metrics[s], config=configs[s], rng=rng_of(s),
                          rng_ranks=None,
-                         model=run['model'].state_dict(), optimizer=seed_state(optimizer, s), schedule=None,
+                         model=run['model'].state_dict(), optimizer=seed_state(optimizer, s),
+                         schedule=None if schedules[s] is None else schedules[s].state_dict(),
                          data=run['data'].state_dict() if hasattr(run['data'], 'state_dict') else None)
             save_checkpoint(out / f'ckpt_{step:08d}.pt', state)
             for old in checkpoint_paths(out)[:-3]: old.unlink()
@@ -194,6 +203,11 @@ def fit_seeds(runs, outs=None, configs=None, resume=False, overwrite=False, devi
                                          "are intact")
             for k, p in stack.params.items(): p.grad = grads[k]
             optimizer.step()
+            if schedules[0] is not None:
+                with warnings.catch_warnings():      # the seeds' own optimizers never step: the stacked one does
+                    warnings.filterwarnings('ignore', 'Detected call of `lr_scheduler.step\\(\\)` before')
+                    for s in schedules: s.step()
+                follow_schedules()
             step += 1; seconds += time.perf_counter() - t0
             bar.update(1)
             if logs and (log_every and step % log_every == 0 or step == steps):

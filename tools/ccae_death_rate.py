@@ -77,7 +77,8 @@ def main(argv=None):
         options = CANDIDATES[name][1]
         command = (['capsule_ae', 'ccae', '--seeds', args.seeds, '--steps', str(args.steps), '--eval-every',
                     str(args.steps // 4),
-                    '--held-out', str(args.held_out), '--checkpoint-every', str(args.steps)] + options)
+                    '--held-out', str(args.held_out), '--checkpoint-every', str(args.steps)]
+                   + ([] if '--batch-size' in options else ['--batch-size', '32']) + ['--lr-drop-at', '0'] + options)
         out = out_root / name
         if out.exists(): shutil.rmtree(out)
         print(' '.join(command), flush=True)
