@@ -9,7 +9,8 @@ __all__ = ['SUBCOMMANDS', 'experiments', 'make_parser', 'command_line', 'main', 
 import argparse, json
 from pathlib import Path
 from .training import get_device
-from .experiments import flag_of, options
+from .experiments import flag_of, options, positive, seed_list
+from .selection import select_seed
 from .runs import ResumeMismatch, UNRECORDED_VALUES
 from .distributed import is_main_process
 
@@ -59,6 +60,15 @@ def _add_run_options(p):
     p.add_argument('--device', default=None, help='cpu, cuda, cuda:1, ... (default: cuda when present, else cpu)')
     p.add_argument('--no-progress', action='store_true', help='hide the progress bar')
 
+def _add_selection_options(p):
+    "The unsupervised choice of a seed (`select_seed`), for an experiment whose runs can branch."
+    p.add_argument('--select-from', type=_reader(seed_list), default=None, metavar='SEEDS',
+                   help='instead of --seed: train these candidate seeds (e.g. 0-2) for --select-at steps each in '
+                        '--out/candidates/seed_<s>, keep the one with the highest training log-likelihood over the '
+                        'last quarter of those steps, and continue it to the budget in --out')
+    p.add_argument('--select-at', type=_reader(positive), default=None, metavar='STEPS',
+                   help='the step at which --select-from chooses')
+
 def make_parser():
     "The `capsule_ae` argument parser: one subcommand per experiment, built from the options its function declares."
     parser = argparse.ArgumentParser(prog='capsule_ae', description='Train and evaluate capsule_ae experiments.')
@@ -73,6 +83,7 @@ def make_parser():
         for option, (arg, default) in opts.items():
             _add_option(budget if option in ('steps', 'epochs') else p, option, arg, default)
         _add_run_options(p)
+        if 'branch_from' in opts: _add_selection_options(p)
     return parser
 
 def command_line(experiment, config):
@@ -107,6 +118,12 @@ def main(argv=None):
         if arg.repeat: kwargs[name] = dict(kwargs[name] or []) or None         # TERM=VALUE, repeated: a dict
     if 'epochs' in opts and args.steps is not None: kwargs['epochs'] = None   # a budget in steps replaces the epochs
     kwargs.update(out=out, resume=args.resume, overwrite=args.overwrite, device=device, progress=not args.no_progress)
+    candidates, select_at = getattr(args, 'select_from', None), getattr(args, 'select_at', None)
+    if (candidates is None) != (select_at is None): parser.error("give --select-from and --select-at together")
+    if candidates is not None:
+        if kwargs.get('seeds'): parser.error("give --select-from or --seeds, not both")
+        del kwargs['seed']
+        fn = lambda **kwargs: select_seed(experiments()[args.experiment], candidates, select_at, **kwargs)
     try: _, metrics = fn(**kwargs)
     except (FileExistsError, ResumeMismatch) as e: parser.error(str(e))   # a run directory in the way: say so, exit 2
     if is_main_process() and isinstance(metrics, list):                       # several seeds: one line each
