@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['UNMATCHED', 'LAST_KEYS', 'CCAE_RECIPES', 'CCAE_HEADLINE', 'segmentation_diagnostics', 'template_shape',
            'evaluate_ccae', 'kmeans_baseline', 'matched_patterns', 'plot_ccae', 'plot_ccae_curves', 'ccae_loss',
-           'seed_dirs', 'train_ccae', 'ccae_for', 'load_ccae_run']
+           'train_ccae', 'ccae_for', 'load_ccae_run']
 
 # %% ../nbs/07_ccae_training.ipynb #d37ada03
 import itertools, json
@@ -23,7 +23,7 @@ from .optim import official_rmsprop
 from .results import Headline
 from .experiments import Arg, experiment_config, loss_weight, positive, run_experiment, seed_list, untrained_metrics
 from .runs import checkpoint_paths, last_evaluations, load_checkpoint, read_metrics
-from .seeds import run_seeds
+from .seeds import run_seeds, seed_dirs
 from .attention import PRECISIONS, set_fast_attention
 
 
@@ -175,10 +175,6 @@ LAST_KEYS = ('segm_acc', 'ari', 'split_rate', 'single_perfect')     # averaged o
 CCAE_RECIPES = {                                      # loss weights on the official ones, empty-scene pooling, batch, budget
     'official': dict(weights={}, empty_pool='official', batch_size=32, steps=30_000, lr_drop_at=0),  # as it ran
     'balanced': dict(weights={'posterior_between': 10.}, empty_pool='bias', batch_size=128, steps=8_000, lr_drop_at=6_000)}
-
-def seed_dirs(out, seeds):
-    "The run directory of each seed of a multi-seed run in `out`: out/seed_<s>."
-    return None if out is None else [Path(out) / f'seed_{s}' for s in seeds]
 
 def train_ccae(
         steps: Arg("training steps (default: the recipe's)", positive) = None,

@@ -9,7 +9,7 @@ __all__ = ['SUBCOMMANDS', 'experiments', 'make_parser', 'command_line', 'main', 
 import argparse, json
 from pathlib import Path
 from .training import get_device
-from .experiments import flag_of, options, positive, seed_list
+from .experiments import flag_of, options, positive, seed_list, seed_text
 from .selection import select_seed
 from .runs import ResumeMismatch, UNRECORDED_VALUES
 from .distributed import is_main_process
@@ -89,18 +89,22 @@ def make_parser():
 def command_line(experiment, config):
     """The `capsule_ae` command that trains a run with this `config` (a run's `metrics.json` config, or a checkpoint's):
     its budget and seed, then every option whose value differs from its default; `--out` and `--device` are the
-    caller's."""
+    caller's. A config with `select_from` and `select_at` (a run chosen by `select_seed`) gets the selection's flags
+    in place of its seed and its branch."""
     opts = options(experiments()[experiment])
     config = {**UNRECORDED_VALUES, **config}                                   # what a config that lacks them ran with
+    selected = config.get('select_from') is not None
     first = [k for k in ('steps', 'epochs', 'seed') if k in opts]
     flags = ['capsule_ae', experiment]
     for name in first + [k for k in opts if k not in first]:
+        if selected and name in ('seed', 'branch_from'): continue
         (arg, default), value = opts[name], config.get(name)
         if value is None or (value == default and name not in first): continue
         flag = flag_of(name, arg)
         if arg.repeat: flags += [f"{flag} {term}={w:g}" for term, w in value.items()]
         elif value is True and default is False: flags.append(flag)
         else: flags.append(f"{flag} {value:g}" if isinstance(value, float) else f"{flag} {value}")
+    if selected: flags[3:3] = [f"--select-from {seed_text(config['select_from'])}", f"--select-at {config['select_at']}"]
     return ' '.join(flags)
 
 # %% ../nbs/90_cli.ipynb #be3610e5

@@ -4,7 +4,7 @@
 
 # %% auto #0
 __all__ = ['RUN_OPTIONS', 'experiment_config', 'branch_run', 'run_experiment', 'untrained_metrics', 'Arg', 'options', 'flag_of',
-           'positive', 'seed_list', 'loss_weight']
+           'positive', 'seed_list', 'seed_text', 'loss_weight']
 
 # %% ../nbs/80b_experiments.ipynb #90b8992a
 import inspect, shutil
@@ -109,6 +109,14 @@ def seed_list(text):
     if not seeds or min(seeds) < 0 or len(set(seeds)) != len(seeds):
         raise ValueError(f"expected distinct seeds >= 0, got {text!r}")
     return seeds
+
+def seed_text(seeds):
+    "The seeds as `seed_list` reads them, runs of consecutive seeds as ranges: [0, 1, 2, 5] -> '0-2,5'."
+    parts, seeds = [], list(seeds)
+    for i, s in enumerate(seeds):
+        if i and s == seeds[i - 1] + 1 and parts[-1][1] == s - 1: parts[-1][1] = s
+        else: parts.append([s, s])
+    return ','.join(f"{lo}-{hi}" if hi > lo else f"{lo}" for lo, hi in parts)
 
 def loss_weight(terms):
     "A reader of TERM=VALUE, with TERM one of the loss terms `terms`, into (TERM, float)."

@@ -10,6 +10,7 @@ import glob, json
 from pathlib import Path
 from typing import NamedTuple
 import numpy as np
+from .experiments import seed_text
 
 # %% ../nbs/82_results.ipynb #96c219d8
 class Headline(NamedTuple):
@@ -61,9 +62,13 @@ def headline_rows(headlines, root='results', command_line=None):
         last = spread([m[h.last] * h.scale for m in metrics]) if h.last else None
         paper, port = _published(published, h.paper), _published(published, h.port)
         reached = None if not paper else (mean >= paper[0] if h.higher else mean <= paper[0])
+        chosen = [m.get('selection') for m in metrics]                     # runs chosen by select_seed: their candidates
+        config = {**metrics[0]['config'], **({'select_from': chosen[0]['candidates'], 'select_at': chosen[0]['select_at']}
+                                             if chosen[0] else {})}
         rows.append(dict(headline=h, runs=[str(r.relative_to(root)) for r in runs], mean=mean, sd=sd, n=n, last=last,
                          seeds=[m['config']['seed'] for m in metrics], paper=paper, port=port, reached=reached,
-                         command=command_line(h.experiment, metrics[0]['config']) if command_line else None))
+                         candidates=[c['candidates'] for c in chosen] if all(chosen) else None,
+                         command=command_line(h.experiment, config) if command_line else None))
     return rows
 
 # %% ../nbs/82_results.ipynb #2561c7ed
@@ -83,6 +88,7 @@ def headline_table(rows):
     for r in rows:
         h = r['headline']
         seeds = f" (seeds {', '.join(map(str, r['seeds']))})" if r['n'] > 1 else ''
+        if r.get('candidates') and r['n'] > 1: seeds = f" (candidates {'; '.join(map(seed_text, r['candidates']))})"
         command = f"`{r['command']}`{seeds}" if r['command'] else '-'
         ours = format_spread(r['mean'], r['sd'], r['n'], h.fmt)
         if r['last']: ours += f"; mean of the last evaluations {format_spread(*r['last'], h.fmt).rsplit(' (', 1)[0]}"

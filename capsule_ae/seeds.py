@@ -4,7 +4,7 @@
 
 # %% auto #0
 __all__ = ['FIT_SEEDS_OPTIONS', 'SeedStack', 'stacked_step', 'stack_trees', 'stacked_optimizer', 'load_seed_states', 'seed_state',
-           'fit_seeds', 'run_seeds']
+           'fit_seeds', 'seed_dirs', 'run_seeds']
 
 # %% ../nbs/81_seeds.ipynb #34ccadcc
 import copy, inspect, time, warnings
@@ -224,6 +224,10 @@ def fit_seeds(runs, outs=None, configs=None, resume=False, overwrite=False, devi
     return [{'step': step, 'seconds': seconds, **m} for m in metrics]
 
 # %% ../nbs/81_seeds.ipynb #dd167b45
+def seed_dirs(out, seeds):
+    "The run directory of each seed of a multi-seed run in `out`: out/seed_<s>."
+    return None if out is None else [Path(out) / f'seed_{s}' for s in seeds]
+
 def run_seeds(build, configs, outs=None, resume=False, overwrite=False, device=None, progress=True, compile=False,
               sources=None):
     """`run_experiment` for several seeds at once: seed and build each, `fit_seeds`, report each; returns

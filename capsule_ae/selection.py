@@ -5,17 +5,18 @@
 # %% auto #0
 __all__ = ['selection_score', 'select_seed']
 
-# %% ../nbs/81b_selection.ipynb #7912b53d
+# %% ../nbs/81b_selection.ipynb #27b40bf2
 import json, math
 from pathlib import Path
 from .distributed import dist_info
 from .runs import clear_run, holds_run, read_metrics
+from .seeds import seed_dirs
 
-# %% ../nbs/81b_selection.ipynb #418aa5fb
-def selection_score(run, key='log_prob', window=None):
-    """The mean of the training metric `key` over the last `window` steps logged in the run directory `run` (default:
-    the last quarter of its steps)."""
-    train = [r for r in read_metrics(run) if r['split'] == 'train']
+# %% ../nbs/81b_selection.ipynb #5de78fad
+def selection_score(run, key='log_prob', window=None, at=None):
+    """The mean of the training metric `key` over the last `window` steps logged in the run directory `run` up to step
+    `at` (default: all of them; `window` default: the last quarter of those steps)."""
+    train = [r for r in read_metrics(run) if r['split'] == 'train' and (at is None or r['step'] <= at)]
     if not train: raise ValueError(f"{run} has no training log to select by")
     if key not in train[-1]: raise ValueError(f"the training log of {run} has no {key!r}; it has {sorted(train[-1])}")
     last = train[-1]['step']
@@ -25,7 +26,7 @@ def selection_score(run, key='log_prob', window=None):
     if not math.isfinite(score): raise FloatingPointError(f"{run}: its mean {key} over the last {window} steps is {score}")
     return score
 
-# %% ../nbs/81b_selection.ipynb #f0ac3b33
+# %% ../nbs/81b_selection.ipynb #f8a2266f
 def _trained_to(run):
     "The step a finished run stopped at (its metrics.json), or None."
     path = Path(run) / 'metrics.json'
@@ -45,7 +46,7 @@ def select_seed(train, candidates, select_at, out, steps=None, key='log_prob', w
     if dist_info()[1] > 1: raise ValueError("select a seed in one process, then resume the selected run under torchrun")
     if kwargs.pop('branch_from', None) is not None: raise ValueError("a selection trains its candidates afresh: no branch_from")
     out = Path(out)
-    dirs = {s: out / 'candidates' / f'seed_{s}' for s in candidates}
+    dirs = dict(zip(candidates, seed_dirs(out / 'candidates', candidates)))
     if not resume and any(holds_run(d) for d in (out, *dirs.values())):
         if not overwrite:
             raise FileExistsError(f"{out} already holds a selection; continue it with resume (--resume), or remove "
@@ -58,7 +59,7 @@ def select_seed(train, candidates, select_at, out, steps=None, key='log_prob', w
         if done is None: train(seed=s, steps=select_at, out=d, resume=resume and holds_run(d), **kwargs)
     scores = {s: selection_score(d, key, window) for s, d in dirs.items()}
     chosen = max(scores, key=scores.get)
-    selection = {'key': key, 'window': window or max(select_at // 4, 1), 'select_at': select_at,
+    selection = {'candidates': candidates, 'key': key, 'window': window or max(select_at // 4, 1), 'select_at': select_at,
                  'scores': {str(s): v for s, v in scores.items()}, 'chosen': chosen}
     out.mkdir(parents=True, exist_ok=True)
     (out / 'selection.json').write_text(json.dumps(selection, indent=1) + '\n')
@@ -66,4 +67,6 @@ def select_seed(train, candidates, select_at, out, steps=None, key='log_prob', w
                            **kwargs)
     if metrics['steps'] <= select_at:
         raise ValueError(f"the budget ({metrics['steps']} steps) must be longer than select_at={select_at}")
-    return model, {**metrics, 'selection': selection}
+    metrics = {**metrics, 'selection': selection}
+    (out / 'metrics.json').write_text(json.dumps(metrics, indent=2) + '\n')      # the run's result names its choice
+    return model, metrics
