@@ -5,14 +5,14 @@
 # %% auto #0
 __all__ = ['selection_score', 'select_seed']
 
-# %% ../nbs/81b_selection.ipynb #27b40bf2
+# %% ../nbs/81b_selection.ipynb #072315b0
 import json, math
 from pathlib import Path
 from .distributed import dist_info
 from .runs import clear_run, holds_run, read_metrics
 from .seeds import seed_dirs
 
-# %% ../nbs/81b_selection.ipynb #5de78fad
+# %% ../nbs/81b_selection.ipynb #3b33f596
 def selection_score(run, key='log_prob', window=None, at=None):
     """The mean of the training metric `key` over the last `window` steps logged in the run directory `run` up to step
     `at` (default: all of them; `window` default: the last quarter of those steps)."""
@@ -26,7 +26,7 @@ def selection_score(run, key='log_prob', window=None, at=None):
     if not math.isfinite(score): raise FloatingPointError(f"{run}: its mean {key} over the last {window} steps is {score}")
     return score
 
-# %% ../nbs/81b_selection.ipynb #f8a2266f
+# %% ../nbs/81b_selection.ipynb #bb680fb4
 def _trained_to(run):
     "The step a finished run stopped at (its metrics.json), or None."
     path = Path(run) / 'metrics.json'
@@ -41,8 +41,8 @@ def select_seed(train, candidates, select_at, out, steps=None, key='log_prob', w
     candidates = list(candidates)
     if len(candidates) < 2: raise ValueError(f"a selection needs two or more candidate seeds, got {candidates}")
     if len(set(candidates)) < len(candidates): raise ValueError(f"every candidate seed must differ, got {candidates}")
-    if select_at < 1 or (steps is not None and select_at >= steps):
-        raise ValueError(f"select_at must be a step before the budget ({steps}), got {select_at}")
+    if select_at < 1 or (steps is not None and select_at > steps):
+        raise ValueError(f"select_at must be a step within the budget ({steps}), got {select_at}")
     if dist_info()[1] > 1: raise ValueError("select a seed in one process, then resume the selected run under torchrun")
     if kwargs.pop('branch_from', None) is not None: raise ValueError("a selection trains its candidates afresh: no branch_from")
     out = Path(out)
@@ -65,8 +65,8 @@ def select_seed(train, candidates, select_at, out, steps=None, key='log_prob', w
     (out / 'selection.json').write_text(json.dumps(selection, indent=1) + '\n')
     model, metrics = train(seed=chosen, steps=steps, out=out, resume=holds_run(out), branch_from=dirs[chosen],
                            **kwargs)
-    if metrics['steps'] <= select_at:
-        raise ValueError(f"the budget ({metrics['steps']} steps) must be longer than select_at={select_at}")
+    if metrics['steps'] < select_at:
+        raise ValueError(f"the budget ({metrics['steps']} steps) must not be shorter than select_at={select_at}")
     metrics = {**metrics, 'selection': selection}
     (out / 'metrics.json').write_text(json.dumps(metrics, indent=2) + '\n')      # the run's result names its choice
     return model, metrics
