@@ -112,9 +112,9 @@ def seed_list(text):
 
 def seed_text(seeds):
     "The seeds as `seed_list` reads them, runs of consecutive seeds as ranges: [0, 1, 2, 5] -> '0-2,5'."
-    parts, seeds = [], list(seeds)
-    for i, s in enumerate(seeds):
-        if i and s == seeds[i - 1] + 1 and parts[-1][1] == s - 1: parts[-1][1] = s
+    parts = []                                                                 # [first, last] of each run
+    for s in seeds:
+        if parts and s == parts[-1][1] + 1: parts[-1][1] = s
         else: parts.append([s, s])
     return ','.join(f"{lo}-{hi}" if hi > lo else f"{lo}" for lo, hi in parts)
 
