@@ -32,6 +32,8 @@ CANDIDATES = {         # name -> (what it tests, extra options of `capsule_ae cc
                             ['--weight', 'posterior_within=3', '--precision', 'bf16']),
     'balanced_lr3e-4': ("the default recipe with the learning rate tripled (bfloat16)",
                         ['--lr', '3e-4', '--precision', 'bf16']),
+    'balanced_batch128': ("the default recipe at its own batch of 128, the main job's first steps (bfloat16)",
+                          ['--batch-size', '128', '--precision', 'bf16']),
     'official_batch128': ("the official recipe at batch 128 (bfloat16)",
                           ['--recipe', 'official', '--batch-size', '128', '--precision', 'bf16']),
 }
