@@ -3,7 +3,7 @@ short budget, and every seed is scored on the held-out constellations (noise off
 
 A capsule is dead when it wins fewer than 0.05 points per held-out example. The summary, one row per candidate
 (its command, steps, seeds, how many seeds have a dead capsule at each evaluation, and the mean +- sd of the final
-segmentation accuracy, ARI, split rate and fewest points won by a capsule), goes to results/ccae_death/summary.json;
+segmentation accuracy, ARI, split and merge rates and fewest points won by a capsule), goes to results/ccae_death/summary.json;
 each seed's metrics.json and metrics.jsonl stay in results/ccae_death/<candidate>/seed_<s>/ (weights and
 checkpoints are not kept).
 
@@ -34,6 +34,12 @@ CANDIDATES = {         # name -> (what it tests, extra options of `capsule_ae cc
                         ['--lr', '3e-4', '--precision', 'bf16']),
     'balanced_batch128': ("the default recipe at its own batch of 128, the main job's first steps (bfloat16)",
                           ['--batch-size', '128', '--precision', 'bf16']),
+    'within_1_batch128': ("batch 128 with the posterior within-example entropy at weight 1, against splitting (bfloat16)",
+                          ['--batch-size', '128', '--weight', 'posterior_within=1', '--precision', 'bf16']),
+    'within_3_batch128': ("batch 128 with the posterior within-example entropy at weight 3, against splitting (bfloat16)",
+                          ['--batch-size', '128', '--weight', 'posterior_within=3', '--precision', 'bf16']),
+    'balanced_batch256': ("the default recipe at batch 256, run for half the steps of batch 128 (equal scenes; bfloat16)",
+                          ['--batch-size', '256', '--precision', 'bf16']),
     'official_batch128': ("the official recipe at batch 128 (bfloat16)",
                           ['--recipe', 'official', '--batch-size', '128', '--precision', 'bf16']),
 }
@@ -58,7 +64,7 @@ def summarise(name, seeds, command):
             'dead_at_eval': {str(step): int(sum(d)) for step, d in sorted(evals.items())},
             'seeds_with_dead_capsule': int(sum(final_dead)), 'dead_capsules': [int(sum(w < DEAD for w in wins(m))) for m in rows],
             'fewest_wins': [float(min(wins(m))) for m in rows],
-            **{k: stat(k) for k in ('segm_acc', 'ari', 'split_rate', 'log_prob')},
+            **{k: stat(k) for k in ('segm_acc', 'ari', 'split_rate', 'merge_rate', 'log_prob')},
             'seconds': rows[0]['seconds'], 'n_held_out': rows[0]['n_held_out']}
 
 
