@@ -96,7 +96,9 @@ def train_scae(
         seed: Arg('random seed', int) = 0,
         out=None, resume=False, overwrite=False, device=None,
         batch_size: Arg('images per step', positive) = 128,
-        lr: Arg('learning rate, constant', float) = 3e-5,
+        lr: Arg('learning rate, constant after the warm-up', float) = 3e-5,
+        warmup: Arg('steps over which the learning rate rises linearly to --lr (0: none, as the official run)',
+                    int) = 0,
         optimizer: Arg('TF1-style RMSProp, as the official run, or Adam', choices=SCAE_OPTIMIZERS) = 'tfrmsprop',
         weights: Arg('override one loss weight, e.g. --weight posterior_between=10 (terms as in SCAE_LOSS_WEIGHTS)',
                      loss_weight(SCAE_LOSS_WEIGHTS), flag='--weight', repeat=True) = None,
@@ -129,6 +131,7 @@ def train_scae(
     if optimizer not in SCAE_OPTIMIZERS:
         raise ValueError(f"optimizer must be one of {SCAE_OPTIMIZERS}, got {optimizer!r}")
     if n_parts < 1 or n_caps < 1: raise ValueError(f"n_parts and n_caps must be positive, got {n_parts} and {n_caps}")
+    if warmup < 0: raise ValueError(f"warmup must be a number of steps (0: none), got {warmup}")
     precision = resolve_precision(precision, get_device(device))         # the run records what it used
     config = experiment_config(locals(), exclude=('root',))
     build = lambda device, **config: _build_scae(device, root=root, out=out, **config)
@@ -136,7 +139,7 @@ def train_scae(
 
 LAST_KEYS = ('lin_match_prior', 'lin_match_posterior', 'lin_pred_prior', 'lin_pred_posterior', 'rec_ll', 'log_prob')
 
-def _build_scae(device, steps, seed, batch_size, lr, optimizer, weights, within, pooling, presence_attention, mixture,
+def _build_scae(device, steps, seed, batch_size, lr, optimizer, warmup, weights, within, pooling, presence_attention, mixture,
                 n_parts, n_caps, n_eval_train, n_eval_test, n_final_train, n_final_test, precision, compile, eval_every,
                 checkpoint_every, branch_from=None, root=None, out=None):
     train_ds, test_ds = mnist_datasets(root)
@@ -148,6 +151,8 @@ def _build_scae(device, steps, seed, batch_size, lr, optimizer, weights, within,
     model = make()
     if optimizer == 'tfrmsprop': opt = official_rmsprop(model.parameters(), lr, batch_size)
     else: opt = torch.optim.Adam(model.parameters(), lr=lr)
+    rise = lambda t: min((t + 1) / warmup, 1.)                         # step t + 1 takes lr * rise(t), t steps done
+    schedule = torch.optim.lr_scheduler.LambdaLR(opt, rise) if warmup else None
     def evaluate(m, n_train, n_test):
         return evaluate_scae(m, canvases(train_ds, seed + 1), canvases(test_ds, seed + 2), n_train, n_test, seed=seed)
     def report(model, result):
@@ -163,7 +168,7 @@ def _build_scae(device, steps, seed, batch_size, lr, optimizer, weights, within,
                     'curves': plot_metrics(out, keys=['loss', 'rec_ll', 'log_prob', 'lin_match_prior'])[0].figure}
         return metrics, figures
     return dict(model=model, loss_fn=partial(scae_loss, weights=weights, within=within), data=data, optimizer=opt,
-                report=report, fit=dict(steps=steps, eval_fn=lambda m: evaluate(m, n_eval_train, n_eval_test),
+                report=report, fit=dict(steps=steps, schedule=schedule, eval_fn=lambda m: evaluate(m, n_eval_train, n_eval_test),
                                         eval_every=eval_every or max(steps // 20, 1), checkpoint_every=checkpoint_every,
                                         compile=compile))
 
