@@ -173,7 +173,8 @@ class CapsuleLayer(nn.Module):
     """K object capsules with N votes each, from features [B, K, dim_in]; votes are points (CCAE) or affine part poses
     (OCAE)."""
     def __init__(self, n_caps=3, n_votes=4, dim_in=32, dim_caps=32, mlp_hidden=128, noise_scale=4., similarity=True,
-                 vote='point'):
+                 vote='point',
+                 template_init=None):  # half-width of OP_static's uniform initialisation; None: Glorot's, as the official code
         super().__init__()
         if vote not in VOTE_KINDS: raise ValueError(f"vote must be one of {VOTE_KINDS}, got {vote!r}")
         self.K, self.N, self.noise_scale, self.similarity, self.vote = n_caps, n_votes, noise_scale, similarity, vote
@@ -182,8 +183,11 @@ class CapsuleLayer(nn.Module):
         self.param_mlp = BatchMLP(n_caps, [dim_caps + 1, mlp_hidden, sum(self.n_params)], bias_last=False)
         self.bias = nn.Parameter(torch.zeros(n_caps, sum(self.n_params[1:])))  # for all but OP_dynamic
         self.OP_static = nn.Parameter(torch.empty(1, n_caps, n_votes, 6))      # (1, K, N, 6)
-        fan_in, fan_out = n_votes * n_caps, 6 * n_caps                         # as TF's Glorot for this shape
-        nn.init.uniform_(self.OP_static, -math.sqrt(6 / (fan_in + fan_out)), math.sqrt(6 / (fan_in + fan_out)))
+        if template_init is None:                                              # as TF's Glorot for this shape
+            fan_in, fan_out = n_votes * n_caps, 6 * n_caps
+            template_init = math.sqrt(6 / (fan_in + fan_out))
+        if not template_init > 0: raise ValueError(f"template_init must be a positive half-width, got {template_init}")
+        nn.init.uniform_(self.OP_static, -template_init, template_init)
 
     def noise_draws(self, B, generator=None, dtype=None, device=None):
         """The uniform draws of the presence noise for B examples, (caps [B, K, 1], votes [B, K, N]), capsule-major in

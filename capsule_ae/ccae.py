@@ -35,13 +35,14 @@ class CCAE(nn.Module):
     "Constellation Capsule Autoencoder; `CCAE()` is the official configuration (K = 3 capsules, N = 4 votes)."
     def __init__(self, n_caps=3, n_votes=4, dim_input=2, dim_hidden=128, dim_caps=32, n_layers=4, num_heads=4,
                  mlp_hidden=128, noise_scale=4., similarity=True, init='tf', empty_pool='bias',
-                 precision='fp32'):  # 'bf16': the encoder under bfloat16 autocast (weights, the rest in float32)
+                 precision='fp32',   # 'bf16': the encoder under bfloat16 autocast (weights, the rest in float32)
+                 template_init=None):  # half-width of the templates' (OP_static) uniform initialisation; None: official
         super().__init__()
         self.K, self.N, self.precision = n_caps, n_votes, check_precision(precision)
         self.encoder = SCAEEncoder(dim_input, n_caps, dim_hidden, dim_caps, n_layers, num_heads, init=init,
                                    empty_pool=empty_pool)
         self.layer = CapsuleLayer(n_caps, n_votes, dim_caps, dim_caps, mlp_hidden, noise_scale, similarity,
-                                  vote='point')
+                                  vote='point', template_init=template_init)
         self.register_load_state_dict_pre_hook(_layer_keys)          # also the layout with the layer's weights on top
 
     def capsules(self, x, presence=None, noise=True):

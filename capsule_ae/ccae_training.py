@@ -201,6 +201,11 @@ def train_ccae(
                         choices=EMPTY_POOL) = None,
         precision: Arg('bf16: the encoder under bfloat16 autocast, the capsules and likelihood in float32',
                        choices=PRECISIONS) = 'fp32',
+        template_init: Arg("half-width of the uniform initialisation of the templates' raw parameters OP_static "
+                           "(default: Glorot's for their shape, 0.447, as the official code)", float) = None,
+        template_lr: Arg("the templates' (OP_static) learning rate as a multiple of --lr (1: as the official code; "
+                         "another value puts them in a parameter group of their own, which --seeds cannot stack)",
+                         float) = 1.,
         seeds: Arg('train several seeds together in one process, e.g. 0-7 or 0,3,5; each writes --out/seed_<s> '
                    '(instead of --seed)', seed_list) = None,
         branch_from: Arg("start from the newest checkpoint of the run in this directory (with --seeds: its seed_<s>) "
@@ -234,12 +239,17 @@ def train_ccae(
 
 def _build_ccae(device, steps, seed, batch_size, lr, optimizer, n_held_out, eval_every, checkpoint_every, init, prior,
                 recipe, weights, empty_pool=None, precision='fp32', branch_from=None, lr_drop_at=0, cuda_graph=False,
-                compile=False, out=None):
+                compile=False, out=None, template_init=None, template_lr=1.):
     empty_pool = empty_pool or CCAE_RECIPES[recipe]['empty_pool']
-    model = CCAE(init=init, empty_pool=empty_pool, precision=precision)
+    model = CCAE(init=init, empty_pool=empty_pool, precision=precision, template_init=template_init)
     loss_weights = {**CCAE_RECIPES[recipe]['weights'], **(weights or {})}
-    if optimizer == 'tfrmsprop': opt = official_rmsprop(model.parameters(), lr, batch_size)
-    else: opt = torch.optim.Adam(model.parameters(), lr=lr, capturable=cuda_graph)
+    if not template_lr > 0: raise ValueError(f"template_lr must be a positive multiple of lr, got {template_lr}")
+    params = model.parameters()
+    if template_lr != 1:                                             # the templates in a group of their own
+        params = [{'params': [p for n, p in model.named_parameters() if n != 'layer.OP_static']},
+                  {'params': [model.layer.OP_static], 'lr': lr * template_lr}]
+    if optimizer == 'tfrmsprop': opt = official_rmsprop(params, lr, batch_size)
+    else: opt = torch.optim.Adam(params, lr=lr, capturable=cuda_graph)
     drop = lambda t: 0.1 if t >= lr_drop_at else 1.                  # step t + 1 takes lr * drop(t), t steps done
     schedule = torch.optim.lr_scheduler.LambdaLR(opt, drop) if lr_drop_at else None
     held = held_out_constellations(n_held_out)
@@ -249,7 +259,7 @@ def _build_ccae(device, steps, seed, batch_size, lr, optimizer, n_held_out, eval
     def report(model, result):
         nonlocal evals
         if out is not None: evals = [r for r in read_metrics(out) if r['split'] == 'eval']   # across resumes too
-        untrained = untrained_metrics(lambda: CCAE(init=init, empty_pool=empty_pool).to(device),
+        untrained = untrained_metrics(lambda: CCAE(init=init, empty_pool=empty_pool, template_init=template_init).to(device),
                                       lambda m: evaluate_ccae(m, held), seed)
         metrics = {**evaluate_ccae(model, held), 'noise_at_eval': False, **last_evaluations(evals, LAST_KEYS),
                    **untrained,

@@ -157,7 +157,7 @@ def write_run(out, model, metrics, figures=None):
 RUN_FILES = ('metrics.jsonl', 'metrics.json', 'model.pt')
 RESUMABLE_CHANGES = ('steps', 'epochs', 'eval_every', 'checkpoint_every')   # config keys a resume may change
 UNRECORDED_VALUES = {'precision': 'fp32', 'branch_from': None,   # what a setting was in a config that does not record it
-                     'lr_drop_at': 0, 'warmup': 0}
+                     'lr_drop_at': 0, 'warmup': 0, 'template_init': None, 'template_lr': 1.}
 
 def holds_run(out):
     "True when the directory `out` holds a run's files (checkpoints, metrics log or final weights)."
