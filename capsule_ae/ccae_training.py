@@ -55,15 +55,10 @@ def template_shape(model, patterns=(SQUARE, TRIANGLE)):
     # (K, N, 2)
     t = geometric_transform(model.layer.OP_static.detach().double().cpu(), model.layer.similarity)[0, ..., :2, 2]
     t = (t[..., 0] + 1j * t[..., 1]).numpy()                                   # (K, N) complex
-    res = []
-    for tk in t:
-        best = np.inf
-        for pat in patterns:
-            q = np.array([complex(*c) for c in pat])
-            for sel in itertools.permutations(range(len(tk)), len(q)):     # which template points play the corners
-                best = min(best, _similarity_residual(tk[list(sel)], q))
-        res.append(best)
-    return np.array(res)
+    qs = [np.array([complex(*c) for c in pat]) for pat in patterns]
+    fit = lambda tk, q: min(_similarity_residual(tk[list(sel)], q)          # which template points play the corners
+                            for sel in itertools.permutations(range(len(tk)), len(q)))
+    return np.array([min(fit(tk, q) for q in qs) for tk in t])
 
 @torch.no_grad()
 def evaluate_ccae(model, data, noise=False, batch_size=2000, seed=0):
@@ -204,8 +199,7 @@ def train_ccae(
         template_init: Arg("half-width of the uniform initialisation of the templates' raw parameters OP_static "
                            "(default: Glorot's for their shape, 0.447, as the official code)", float) = None,
         template_lr: Arg("the templates' (OP_static) learning rate as a multiple of --lr (1: as the official code; "
-                         "another value puts them in a parameter group of their own, which --seeds cannot stack)",
-                         float) = 1.,
+                         "another value gives them a parameter group of their own, which --seeds cannot stack)", float) = 1.,
         seeds: Arg('train several seeds together in one process, e.g. 0-7 or 0,3,5; each writes --out/seed_<s> '
                    '(instead of --seed)', seed_list) = None,
         branch_from: Arg("start from the newest checkpoint of the run in this directory (with --seeds: its seed_<s>) "
@@ -223,6 +217,7 @@ def train_ccae(
     steps, batch_size = steps or CCAE_RECIPES[recipe]['steps'], batch_size or CCAE_RECIPES[recipe]['batch_size']
     if lr_drop_at is None: lr_drop_at = CCAE_RECIPES[recipe]['lr_drop_at']
     if lr_drop_at < 0: raise ValueError(f"lr_drop_at must be a step (0: no drop), got {lr_drop_at}")
+    if not template_lr > 0: raise ValueError(f"template_lr must be a positive multiple of lr, got {template_lr}")
     if cuda_graph and lr_drop_at: raise ValueError("a CUDA graph replays one learning rate: with cuda_graph "
                                                    "(--cuda-graph) give lr_drop_at=0 (--lr-drop-at 0)")
     config = experiment_config(locals(), exclude=('cuda_graph', 'seeds', 'compile'))
@@ -243,11 +238,9 @@ def _build_ccae(device, steps, seed, batch_size, lr, optimizer, n_held_out, eval
     empty_pool = empty_pool or CCAE_RECIPES[recipe]['empty_pool']
     model = CCAE(init=init, empty_pool=empty_pool, precision=precision, template_init=template_init)
     loss_weights = {**CCAE_RECIPES[recipe]['weights'], **(weights or {})}
-    if not template_lr > 0: raise ValueError(f"template_lr must be a positive multiple of lr, got {template_lr}")
-    params = model.parameters()
-    if template_lr != 1:                                             # the templates in a group of their own
-        params = [{'params': [p for n, p in model.named_parameters() if n != 'layer.OP_static']},
-                  {'params': [model.layer.OP_static], 'lr': lr * template_lr}]
+    params = model.parameters() if template_lr == 1 else [                    # the templates in a group of their own
+        {'params': [p for n, p in model.named_parameters() if n != 'layer.OP_static']},
+        {'params': [model.layer.OP_static], 'lr': lr * template_lr}]
     if optimizer == 'tfrmsprop': opt = official_rmsprop(params, lr, batch_size)
     else: opt = torch.optim.Adam(params, lr=lr, capturable=cuda_graph)
     drop = lambda t: 0.1 if t >= lr_drop_at else 1.                  # step t + 1 takes lr * drop(t), t steps done
