@@ -20,8 +20,9 @@ HEADLINES = [CCAE_HEADLINE, SCAE_HEADLINE, CAPSNET_HEADLINE, CLUSTERING_HEADLINE
 CHAPTERS = [   # (model, chapter, what it shows of the runs, [(figure, caption)])
     ('Constellation Capsule Autoencoder', '07_ccae_training',
      "the baselines, both recipes over three seeds, the official recipe's capsule death and the term that prevents "
-     "it, what a batch of 128 and a late drop in the learning rate add, the main job and its spread over seeds, nine seeds "
-     "of its recipe and the choice of a seed by the training log-likelihood",
+     "it, what a batch of 128 and a late drop in the learning rate add, the main job and its spread over seeds, twelve "
+     "seeds of its recipe and the choice of a seed by the training log-likelihood, what sets the low seeds apart (split "
+     "patterns, late or wrong templates) and the probes against it",
      [('results/ccae_main/constellations.png', 'held-out constellations: truth and winning capsules')]),
     ('Image SCAE', '15_scae_training',
      'the CPU recipe and its curves, every seed of it, what the noise hides, what the object layer adds over the '
