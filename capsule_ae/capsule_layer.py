@@ -173,8 +173,7 @@ class CapsuleLayer(nn.Module):
     """K object capsules with N votes each, from features [B, K, dim_in]; votes are points (CCAE) or affine part poses
     (OCAE)."""
     def __init__(self, n_caps=3, n_votes=4, dim_in=32, dim_caps=32, mlp_hidden=128, noise_scale=4., similarity=True,
-                 vote='point',
-                 template_init=None):  # half-width of OP_static's uniform initialisation; None: Glorot's, as the official code
+                 vote='point', template_init=None):  # template_init: OP_static's uniform half-width (None: Glorot's)
         super().__init__()
         if vote not in VOTE_KINDS: raise ValueError(f"vote must be one of {VOTE_KINDS}, got {vote!r}")
         self.K, self.N, self.noise_scale, self.similarity, self.vote = n_caps, n_votes, noise_scale, similarity, vote
