@@ -62,12 +62,15 @@ def headline_rows(headlines, root='results', command_line=None):
         last = spread([m[h.last] * h.scale for m in metrics]) if h.last else None
         paper, port = _published(published, h.paper), _published(published, h.port)
         reached = None if not paper else (mean >= paper[0] if h.higher else mean <= paper[0])
-        chosen = [m.get('selection') for m in metrics]                     # runs chosen by select_seed: their candidates
-        config = {**metrics[0]['config'], **({'select_from': chosen[0]['candidates'], 'select_at': chosen[0]['select_at']}
-                                             if chosen[0] else {})}
+        chosen = [m.get('selection') or {} for m in metrics]              # runs chosen by select_seed or select_drop
+        how = chosen[0]
+        config = {**metrics[0]['config'], **({'select_from': how['candidates'], 'select_at': how['select_at']}
+                                             if 'candidates' in how else
+                                             {'select_drops': how['drops'], 'drop_after': how['after']} if 'drops' in how
+                                             else {})}
         rows.append(dict(headline=h, runs=[str(r.relative_to(root)) for r in runs], mean=mean, sd=sd, n=n, last=last,
                          seeds=[m['config']['seed'] for m in metrics], paper=paper, port=port, reached=reached,
-                         candidates=[c['candidates'] for c in chosen] if all(chosen) else None,
+                         candidates=[c['candidates'] for c in chosen] if all('candidates' in c for c in chosen) else None,
                          command=command_line(h.experiment, config) if command_line else None))
     return rows
 

@@ -155,7 +155,11 @@ def fit(model, loss_fn, data, optimizer, steps=None,
         if state is None: raise no_checkpoint_error(out)
         check_resume_config(state.get('config'), config, path)
         model.load_state_dict(state['model']); optimizer.load_state_dict(state['optimizer'])
-        if schedule is not None: schedule.load_state_dict(state['schedule'])
+        if schedule is not None:
+            schedule.load_state_dict(state['schedule'])
+            if hasattr(schedule, 'lr_lambdas'):         # a branch's own schedule sets the next step's lr, not the source's
+                for group, base, f in zip(optimizer.param_groups, schedule.base_lrs, schedule.lr_lambdas):
+                    group['lr'] = base * f(schedule.last_epoch)
         if hasattr(data, 'load_state_dict') and state.get('data') is not None: data.load_state_dict(state['data'])
         ranks = state.get('rng_ranks')
         set_rng_state(ranks[rank] if ranks and len(ranks) == world else state['rng'])
