@@ -32,6 +32,24 @@ def _trained_to(run):
     path = Path(run) / 'metrics.json'
     return json.loads(path.read_text())['steps'] if path.exists() else None
 
+def _claim(out, runs, resume, overwrite):
+    "Refuse a selection into `out` where it or one of its `runs` holds one already, unless resumed, or clear them all (`overwrite`)."
+    if resume or not any(holds_run(d) for d in (out, *runs)): return
+    if not overwrite:
+        raise FileExistsError(f"{out} already holds a selection; continue it with resume (--resume), or remove "
+                              "its runs and start afresh with overwrite (--overwrite)")
+    for d in (out, *runs): clear_run(d)
+
+def _keep(train, out, selection, source, **kwargs):
+    """Write `selection` to `out`/selection.json, continue the chosen run `source` into `out` (a branch, `train`ed with
+    `kwargs`) and name the selection in its metrics.json; returns `train`'s (model, metrics) with the `selection`."""
+    out.mkdir(parents=True, exist_ok=True)
+    (out / 'selection.json').write_text(json.dumps(selection, indent=1) + '\n')
+    model, metrics = train(out=out, resume=holds_run(out), branch_from=source, **kwargs)
+    metrics = {**metrics, 'selection': selection}
+    (out / 'metrics.json').write_text(json.dumps(metrics, indent=2) + '\n')      # the run's result names its choice
+    return model, metrics
+
 def select_seed(train, candidates, select_at, out, steps=None, key='log_prob', window=None, resume=False,
                 overwrite=False, **kwargs):
     """Train each seed of `candidates` for `select_at` steps (`out`/candidates/seed_<s>), keep the one with the highest
@@ -47,11 +65,7 @@ def select_seed(train, candidates, select_at, out, steps=None, key='log_prob', w
     if kwargs.pop('branch_from', None) is not None: raise ValueError("a selection trains its candidates afresh: no branch_from")
     out = Path(out)
     dirs = dict(zip(candidates, seed_dirs(out / 'candidates', candidates)))
-    if not resume and any(holds_run(d) for d in (out, *dirs.values())):
-        if not overwrite:
-            raise FileExistsError(f"{out} already holds a selection; continue it with resume (--resume), or remove "
-                                  "its runs and start afresh with overwrite (--overwrite)")
-        for d in (out, *dirs.values()): clear_run(d)
+    _claim(out, dirs.values(), resume, overwrite)
     for s, d in dirs.items():
         done = _trained_to(d)
         if done is not None and done != select_at:
@@ -61,14 +75,9 @@ def select_seed(train, candidates, select_at, out, steps=None, key='log_prob', w
     chosen = max(scores, key=scores.get)
     selection = {'candidates': candidates, 'key': key, 'window': window or max(select_at // 4, 1), 'select_at': select_at,
                  'scores': {str(s): v for s, v in scores.items()}, 'chosen': chosen}
-    out.mkdir(parents=True, exist_ok=True)
-    (out / 'selection.json').write_text(json.dumps(selection, indent=1) + '\n')
-    model, metrics = train(seed=chosen, steps=steps, out=out, resume=holds_run(out), branch_from=dirs[chosen],
-                           **kwargs)
+    model, metrics = _keep(train, out, selection, dirs[chosen], seed=chosen, steps=steps, **kwargs)
     if metrics['steps'] < select_at:
         raise ValueError(f"the budget ({metrics['steps']} steps) must not be shorter than select_at={select_at}")
-    metrics = {**metrics, 'selection': selection}
-    (out / 'metrics.json').write_text(json.dumps(metrics, indent=2) + '\n')      # the run's result names its choice
     return model, metrics
 
 # %% ../nbs/81b_selection.ipynb #6fdbcf8e
@@ -92,11 +101,7 @@ def select_drop(train, drops, out, after=2000, key='log_prob', window=None, resu
         if kwargs.pop(k, None) is not None: raise ValueError(f"a drop selection sets {k} itself: give drops and after")
     out, last = Path(out), drops[-1]
     dirs = {T: out / f'drop_{T}' for T in drops}
-    if not resume and any(holds_run(d) for d in (out, *dirs.values())):
-        if not overwrite:
-            raise FileExistsError(f"{out} already holds a selection; continue it with resume (--resume), or remove "
-                                  "its runs and start afresh with overwrite (--overwrite)")
-        for d in (out, *dirs.values()): clear_run(d)
+    _claim(out, dirs.values(), resume, overwrite)
     if 'eval_every' in inspect.signature(train).parameters and kwargs.get('eval_every') is None:
         kwargs['eval_every'] = max((last + after) // 20, 1)        # one cadence over every segment of the long run
     long = dirs[last]                                              # at the full rate to `last`: the branches' source
@@ -116,10 +121,4 @@ def select_drop(train, drops, out, after=2000, key='log_prob', window=None, resu
     chosen = max(scores, key=scores.get)
     selection = {'drops': drops, 'after': after, 'key': key, 'window': window,
                  'scores': {str(T): v for T, v in scores.items()}, 'chosen': chosen}
-    out.mkdir(parents=True, exist_ok=True)
-    (out / 'selection.json').write_text(json.dumps(selection, indent=1) + '\n')
-    model, metrics = train(steps=chosen + after, lr_drop_at=chosen, out=out, resume=holds_run(out),
-                           branch_from=dirs[chosen], **kwargs)
-    metrics = {**metrics, 'selection': selection}
-    (out / 'metrics.json').write_text(json.dumps(metrics, indent=2) + '\n')      # the run's result names its choice
-    return model, metrics
+    return _keep(train, out, selection, dirs[chosen], steps=chosen + after, lr_drop_at=chosen, **kwargs)
