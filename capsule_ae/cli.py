@@ -10,7 +10,7 @@ import argparse, json
 from pathlib import Path
 from .training import get_device
 from .experiments import flag_of, options, positive, seed_list, seed_text
-from .selection import select_drop, select_seed
+from .selection import drop_eval_every, select_drop, select_seed
 from .runs import ResumeMismatch, UNRECORDED_VALUES
 from .distributed import is_main_process
 
@@ -104,7 +104,7 @@ def command_line(experiment, config):
     its budget and seed, then every option whose value differs from its default; `--out` and `--device` are the
     caller's. A config with `select_from` and `select_at` (a run chosen by `select_seed`) gets the selection's flags
     in place of its seed and its branch; one with `select_drops` and `drop_after` (a run chosen by `select_drop`) gets
-    those in place of its budget, its drop and its branch."""
+    those in place of its budget, its drop, its branch and the evaluation cadence the selection sets itself."""
     opts = options(experiments()[experiment])
     config = {**UNRECORDED_VALUES, **config}                                   # what a config that lacks them ran with
     selected, drops = config.get('select_from') is not None, config.get('select_drops')
@@ -115,6 +115,7 @@ def command_line(experiment, config):
         if drops and name in ('steps', 'lr_drop_at', 'branch_from'): continue
         (arg, default), value = opts[name], config.get(name)
         if value is None or (value == default and name not in first): continue
+        if drops and name == 'eval_every' and value == drop_eval_every(drops, config['drop_after']): continue   # its own
         flag = flag_of(name, arg)
         if arg.repeat: flags += [f"{flag} {term}={w:g}" for term, w in value.items()]
         elif value is True and default is False: flags.append(flag)
