@@ -6,7 +6,7 @@
 __all__ = ['Headline', 'spread', 'format_spread', 'headline_rows', 'headline_table', 'main_job', 'fill_between']
 
 # %% ../nbs/82_results.ipynb #910b5092
-import glob, json
+import glob, json, re
 from pathlib import Path
 from typing import NamedTuple
 import numpy as np
@@ -52,7 +52,8 @@ def headline_rows(headlines, root='results', command_line=None):
     published = json.loads((root / 'published.json').read_text())
     rows = []
     for h in headlines:
-        runs = sorted(Path(p) for p in glob.glob(str(root / h.runs)) if (Path(p) / 'metrics.json').exists())
+        runs = sorted((Path(p) for p in glob.glob(str(root / h.runs)) if (Path(p) / 'metrics.json').exists()),
+                      key=lambda p: [int(t) if t.isdigit() else t for t in re.split(r'(\d+)', str(p))])   # seed_9 before seed_10
         if not runs: raise FileNotFoundError(f"{h.model}: no finished run matches {root / h.runs}")
         metrics = [json.loads((r / 'metrics.json').read_text()) for r in runs]
         for key in filter(None, (h.metric, h.last)):
