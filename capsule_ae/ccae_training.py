@@ -292,13 +292,11 @@ def load_ccae_run(run):
     return model, metrics
 
 # %% ../nbs/07_ccae_training.ipynb #5a7bdaec
-CCAE_HEADLINE = Headline(
-    'Constellation Capsule Autoencoder (the main job: the balanced recipe, batch 128, 8,000 steps)', 'ccae',
-    'ccae_main*', 'segm_acc', 'segmentation accuracy, 10,000 held-out scenes', '07_ccae_training',
-    paper=('ccae_official_model', 'segm_acc'), reference="a model of the official code, on its 1,280 held-out scenes",
-    last='last5_segm_acc')
+_ACCURACY = dict(experiment='ccae', metric='segm_acc', what='segmentation accuracy, 10,000 held-out scenes',
+                 chapter='07_ccae_training', paper=('ccae_official_model', 'segm_acc'), last='last5_segm_acc',
+                 reference="a model of the official code, on its 1,280 held-out scenes")   # what both headlines measure
+CCAE_HEADLINE = Headline('Constellation Capsule Autoencoder (the main job: the balanced recipe, batch 128, 8,000 steps)',
+                         runs='ccae_main*', **_ACCURACY)
 CCAE_LONG_HEADLINE = Headline(
     'Constellation Capsule Autoencoder (the long recipe: the balanced recipe dropped at step 6,000 or 12,000, whichever '
-    'run ends with the higher training log-likelihood; 16,000 steps)', 'ccae', 'ccae_select_drops/seed_*', 'segm_acc',
-    'segmentation accuracy, 10,000 held-out scenes', '07_ccae_training', paper=('ccae_official_model', 'segm_acc'),
-    reference="a model of the official code, on its 1,280 held-out scenes", last='last5_segm_acc')
+    'run ends with the higher training log-likelihood; 16,000 steps)', runs='ccae_select_drops/seed_*', **_ACCURACY)
