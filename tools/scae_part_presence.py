@@ -5,10 +5,11 @@ measures each new checkpoint at a multiple of 1,000 steps (and the final model o
 appended to results/scae_part_presence.jsonl, is measured on 500 fixed test canvases (MNISTBatches(test, 500,
 canvas=40, seed=3), noise off for the part presences, the presence noise on for the SCAE's likelihoods, seeded):
 the mean sum of the part presences per image (`parts_sum`), the parts above 0.5 and above 0.99 per image, the mean
-part log-likelihood log p(parts) = sum_m d_m log p(x_m), the image log-likelihood and the sum of the object
-capsules' prior presences. The untrained model (seed 0) is recorded once as the starting point.
+part log-likelihood log p(parts) = sum_m d_m log p(x_m), the image log-likelihood, the sum of the object
+capsules' prior presences, and their mean per digit (`class_presence`, [10, K]: which capsules each digit lights
+up, so which digits share capsules). The untrained model (seed 0) is recorded once as the starting point.
 
-    python tools/scae_part_presence.py results/scae_paper_weights_s1 results/scae_paper_weights_s2 [--watch]
+    python tools/scae_part_presence.py results/scae_100k_s0 results/scae_100k_s2 [--watch]
 """
 import argparse, json, time
 from pathlib import Path
@@ -22,8 +23,8 @@ root = Path(__file__).resolve().parents[1]
 out = root / 'results' / 'scae_part_presence.jsonl'
 
 
-def measure(model, x):
-    "The counts and likelihoods of one model on the canvases x."
+def measure(model, x, y):
+    "The counts and likelihoods of one model on the canvases x, and its capsules' mean presence per digit (labels y)."
     model.eval()
     with torch.no_grad():
         d = model.pcae(x, noise=False).presence                                # (N, M)
@@ -31,7 +32,8 @@ def measure(model, x):
         o = model(x)
     return dict(parts_sum=d.sum(1).mean().item(), parts_half=(d > 0.5).float().sum(1).mean().item(),
                 parts_099=(d > 0.99).float().sum(1).mean().item(), log_prob=o.objects.log_prob.mean().item(),
-                rec_ll=o.parts.rec_ll.mean().item(), caps_sum=o.prior_presence.sum(1).mean().item())
+                rec_ll=o.parts.rec_ll.mean().item(), caps_sum=o.prior_presence.sum(1).mean().item(),
+                class_presence=[[round(v, 4) for v in o.prior_presence[y == c].mean(0).tolist()] for c in range(10)])
 
 
 def newest(run):
@@ -49,10 +51,10 @@ def main():
     ap.add_argument('--watch', action='store_true', help='keep measuring new checkpoints until interrupted')
     args = ap.parse_args()
     torch.set_num_threads(1)
-    x, _ = next(iter(MNISTBatches(mnist_datasets()[1], 500, shuffle=False, canvas=40, seed=3)))
+    x, y = next(iter(MNISTBatches(mnist_datasets()[1], 500, shuffle=False, canvas=40, seed=3)))
     done = {(r['run'], r['step']) for r in map(json.loads, out.read_text().splitlines())} if out.exists() else set()
     def record(name, step, model):
-        r = dict(run=name, step=step, **measure(model, x))
+        r = dict(run=name, step=step, **measure(model, x, y))
         with out.open('a') as f: f.write(json.dumps(r) + '\n')
         done.add((name, step)); print(r, flush=True)
     while True:
