@@ -26,7 +26,6 @@ from .runs import checkpoint_paths, last_evaluations, load_checkpoint, read_metr
 from .seeds import run_seeds, seed_dirs
 from .attention import PRECISIONS, set_fast_attention
 
-
 # %% ../nbs/07_ccae_training.ipynb #fca014b5
 def segmentation_diagnostics(capsule, pattern_id, presence, K, G):
     "How a segmentation fails: split rate, merge rate, perfect single-pattern scenes, points won per capsule."
@@ -88,7 +87,6 @@ def evaluate_ccae(model, data, noise=False, batch_size=2000, seed=0):
             'pres_per_example': u.sum(1).mean().item(),
             'template_residual': float(shape.mean()), 'template_residual_max': float(shape.max()),
             'template_saturation': (torch.tanh(5 * OP_translation).abs() > 0.99).float().mean().item()}
-
 
 # %% ../nbs/07_ccae_training.ipynb #c5cbdbdd
 def kmeans_baseline(data, k=3, seed=0):
@@ -271,7 +269,6 @@ def _build_ccae(device, steps, seed, batch_size, lr, optimizer, n_held_out, eval
                                                                           device=batch.corners.device)},
                 fit=dict(steps=steps, schedule=schedule, eval_fn=eval_fn, eval_every=eval_every or max(steps // 20, 1),
                          checkpoint_every=checkpoint_every, cuda_graph=cuda_graph, compile=compile))
-
 
 # %% ../nbs/07_ccae_training.ipynb #13f38669
 def ccae_for(config):
