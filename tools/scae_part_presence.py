@@ -1,6 +1,6 @@
 """How many parts the SCAE's part capsules switch on per image, checkpoint by checkpoint, while a run trains.
 
-A run keeps only its newest checkpoint, so the count has to be taken as the run goes: `--watch` polls the runs and
+A run keeps only its last three checkpoints, so the count has to be taken as the run goes: `--watch` polls the runs and
 measures each new checkpoint at a multiple of 1,000 steps (and the final model once the run has one). Each record,
 appended to results/scae_part_presence.jsonl, is measured on 500 fixed test canvases (MNISTBatches(test, 500,
 canvas=40, seed=3), noise off for the part presences, the presence noise on for the SCAE's likelihoods, seeded):
