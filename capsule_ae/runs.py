@@ -5,8 +5,8 @@
 # %% auto #0
 __all__ = ['CHECKPOINT_GLOBALS', 'RUN_FILES', 'RESUMABLE_CHANGES', 'UNRECORDED_VALUES', 'rng_state', 'set_rng_state',
            'save_checkpoint', 'UnsafeCheckpoint', 'load_checkpoint', 'checkpoint_paths', 'no_checkpoint_error',
-           'latest_checkpoint', 'MetricsLog', 'read_metrics', 'last_evaluations', 'load_run', 'plot_metrics',
-           'write_run', 'holds_run', 'clear_run', 'ResumeMismatch', 'check_resume_config']
+           'latest_checkpoint', 'MetricsLog', 'read_metrics', 'last_evaluations', 'load_run', 'run_config',
+           'plot_metrics', 'write_run', 'holds_run', 'clear_run', 'ResumeMismatch', 'check_resume_config']
 
 # %% ../nbs/78_runs.ipynb #4a193caa
 import json, os, pickle, random, re, warnings
@@ -125,6 +125,15 @@ def load_run(run):
     records = read_metrics(run)
     return (json.loads((run / 'metrics.json').read_text()), [r for r in records if r['split'] == 'eval'],
             [r for r in records if r['split'] == 'train'])
+
+# %% ../nbs/78_runs.ipynb #5c1e7a21
+def run_config(run):
+    "The config of run directory `run`: from its metrics.json when finished, else from its newest checkpoint."
+    run = Path(run)
+    if (run / 'metrics.json').exists(): return json.loads((run / 'metrics.json').read_text())['config']
+    paths = checkpoint_paths(run)
+    if not paths: raise FileNotFoundError(f"{run} holds neither a metrics.json nor a checkpoint: no config to read")
+    return load_checkpoint(paths[-1])['config']
 
 # %% ../nbs/78_runs.ipynb #a579c144
 def plot_metrics(path, keys=None, split=None, ax=None):
