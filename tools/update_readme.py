@@ -28,7 +28,7 @@ CHAPTERS = [   # (model, chapter, what it shows of the runs, [(figure, caption)]
     ('Image SCAE', '15_scae_training',
      'the CPU recipe and its curves, every seed of it, what the noise hides, what the object layer adds over the '
      'parts it reads and which digits share capsules, the seeds continued towards 100,000 steps, a stronger prior '
-     'between-example term on every seed and from step 0, a batch of 128 (the paper\'s) on two seeds, and what ends '
+     'between-example term on every seed and from step 0, a batch of 128 (the paper\'s) on every seed, and what ends '
      'the plateau at the start of training',
      [('results/scae_paper_weights_s0/capsules.png', 'object-capsule presences per digit'),
       ('results/scae_paper_weights_s0/curves.png', 'SCAE training curves')]),
