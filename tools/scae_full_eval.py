@@ -1,0 +1,33 @@
+"""LIN-MATCH and LIN-PRED of SCAE runs' newest weights on the full sets: k-means and the classifier fitted on all 60,000
+training canvases, scored on all 10,000 test canvases, as a finished run scores its final model (the same canvases,
+seeds and presence noise), for runs that have not finished. One record per run and step, appended to
+results/scae_full_eval.jsonl (a run and step already there is skipped).
+
+    python tools/scae_full_eval.py results/scae_b128_s0 results/scae_b128_s1 results/scae_b128_s2
+"""
+import argparse, json, time
+from pathlib import Path
+import torch
+from capsule_ae.mnist import mnist_datasets, MNISTBatches
+from capsule_ae.runs import run_config
+from capsule_ae.scae_training import evaluate_scae, scae_weights
+
+root = Path(__file__).resolve().parents[1]
+out = root / 'results' / 'scae_full_eval.jsonl'
+
+if __name__ == '__main__':
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument('runs', nargs='+', type=Path)
+    runs = p.parse_args().runs
+    done = {(r['run'], r['step']) for r in map(json.loads, out.read_text().splitlines())} if out.exists() else set()
+    train_ds, test_ds = mnist_datasets()
+    canvases = lambda ds, s: MNISTBatches(ds, 500, shuffle=False, canvas=40, seed=s)    # as the training's evaluation
+    for run in runs:
+        model, step = scae_weights(run); seed = run_config(run)['seed']
+        if (run.name, step) in done: print(f"{run.name} at step {step:,}: already measured"); continue
+        t = time.time(); torch.manual_seed(0)
+        m = evaluate_scae(model, canvases(train_ds, seed + 1), canvases(test_ds, seed + 2), seed=seed)
+        record = {'run': run.name, 'step': step, **m}
+        with out.open('a') as f: f.write(json.dumps(record) + '\n')
+        print(f"{run.name} at step {step:,} ({time.time() - t:.0f} s): " + ', '.join(
+              f"{k} {v:.1%}" for k, v in m.items() if k.startswith('lin_')))
