@@ -4,8 +4,8 @@
 
 # %% auto #0
 __all__ = ['SCAE_OPTIMIZERS', 'LAST_KEYS', 'SCAE_HEADLINE', 'PROBED_LAYERS', 'scae_loss', 'matching_accuracy', 'lin_match',
-           'lin_pred', 'scae_features', 'evaluate_scae', 'train_scae', 'scae_for', 'load_scae_run', 'scae_weights',
-           'digit_profiles', 'plot_capsules', 'layer_probes', 'shared_capsules']
+           'lin_pred', 'scae_features', 'evaluate_scae', 'train_scae', 'eval_canvases', 'scae_for', 'load_scae_run',
+           'scae_weights', 'digit_profiles', 'plot_capsules', 'layer_probes', 'shared_capsules']
 
 # %% ../nbs/15_scae_training.ipynb #68c7ac27
 import json
@@ -139,13 +139,16 @@ def train_scae(
 
 LAST_KEYS = ('lin_match_prior', 'lin_match_posterior', 'lin_pred_prior', 'lin_pred_posterior', 'rec_ll', 'log_prob')
 
+def eval_canvases(train_ds, test_ds, seed, device=None):
+    "The fixed canvases (500 a batch, in order) a run of `seed` is evaluated on: (training batches, test batches)."
+    return (MNISTBatches(train_ds, 500, shuffle=False, canvas=40, seed=seed + 1, device=device),
+            MNISTBatches(test_ds, 500, shuffle=False, canvas=40, seed=seed + 2, device=device))
+
 def _build_scae(device, steps, seed, batch_size, lr, optimizer, warmup, weights, within, pooling, presence_attention, mixture,
                 n_parts, n_caps, n_eval_train, n_eval_test, n_final_train, n_final_test, precision, compile, eval_every,
                 checkpoint_every, branch_from=None, root=None, out=None):
     train_ds, test_ds = mnist_datasets(root)
     data = MNISTBatches(train_ds, batch_size, canvas=40, seed=seed, device=device)
-    # fixed images and shifts
-    canvases = lambda ds, s: MNISTBatches(ds, 500, shuffle=False, canvas=40, seed=s, device=device)
     make = lambda: SCAE(n_parts, n_caps, pooling=pooling, presence_attention=presence_attention, mixture=mixture,
                         precision=precision)
     model = make()
@@ -154,7 +157,7 @@ def _build_scae(device, steps, seed, batch_size, lr, optimizer, warmup, weights,
     rise = lambda t: min((t + 1) / warmup, 1.)                         # step t + 1 takes lr * rise(t), t steps done
     schedule = torch.optim.lr_scheduler.LambdaLR(opt, rise) if warmup else None
     def evaluate(m, n_train, n_test):
-        return evaluate_scae(m, canvases(train_ds, seed + 1), canvases(test_ds, seed + 2), n_train, n_test, seed=seed)
+        return evaluate_scae(m, *eval_canvases(train_ds, test_ds, seed, device), n_train, n_test, seed=seed)
     def report(model, result):
         evals = [r for r in read_metrics(out) if r['split'] == 'eval'] if out is not None else []
         untrained = untrained_metrics(lambda: make().to(device), lambda m: evaluate(m, n_eval_train, n_eval_test), seed)
@@ -163,7 +166,7 @@ def _build_scae(device, steps, seed, batch_size, lr, optimizer, warmup, weights,
         metrics = {**evaluate(model, n_final_train, n_final_test), **last_evaluations(evals, LAST_KEYS), **untrained,
                    'noise_at_eval': True}
         def figures(metrics):
-            x, y = next(iter(canvases(test_ds, seed + 2)))
+            x, y = next(iter(eval_canvases(train_ds, test_ds, seed, device)[1]))
             return {'parts': plot_parts(model.pcae, x), 'capsules': plot_capsules(model, x, y),
                     'curves': plot_metrics(out, keys=['loss', 'rec_ll', 'log_prob', 'lin_match_prior'])[0].figure}
         return metrics, figures

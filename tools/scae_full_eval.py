@@ -8,9 +8,9 @@ results/scae_full_eval.jsonl (a run and step already there is skipped).
 import argparse, json, time
 from pathlib import Path
 import torch
-from capsule_ae.mnist import mnist_datasets, MNISTBatches
+from capsule_ae.mnist import mnist_datasets
 from capsule_ae.runs import run_config
-from capsule_ae.scae_training import evaluate_scae, scae_weights
+from capsule_ae.scae_training import eval_canvases, evaluate_scae, scae_weights
 
 root = Path(__file__).resolve().parents[1]
 out = root / 'results' / 'scae_full_eval.jsonl'
@@ -21,12 +21,11 @@ if __name__ == '__main__':
     runs = p.parse_args().runs
     done = {(r['run'], r['step']) for r in map(json.loads, out.read_text().splitlines())} if out.exists() else set()
     train_ds, test_ds = mnist_datasets()
-    canvases = lambda ds, s: MNISTBatches(ds, 500, shuffle=False, canvas=40, seed=s)    # as the training's evaluation
     for run in runs:
         model, step = scae_weights(run); seed = run_config(run)['seed']
         if (run.name, step) in done: print(f"{run.name} at step {step:,}: already measured"); continue
         t = time.time(); torch.manual_seed(0)
-        m = evaluate_scae(model, canvases(train_ds, seed + 1), canvases(test_ds, seed + 2), seed=seed)
+        m = evaluate_scae(model, *eval_canvases(train_ds, test_ds, seed), seed=seed)
         record = {'run': run.name, 'step': step, **m}
         with out.open('a') as f: f.write(json.dumps(record) + '\n')
         print(f"{run.name} at step {step:,} ({time.time() - t:.0f} s): " + ', '.join(
