@@ -11,7 +11,7 @@ import copy, inspect, time, warnings
 from pathlib import Path
 import torch
 from torch.func import functional_call, grad, stack_module_state, vmap
-from .training import get_device, seed_everything, to_device, _progress_bar, _scalars
+from .training import exact_float32, get_device, seed_everything, to_device, _progress_bar, _scalars
 from .experiments import branch_run
 from .runs import (MetricsLog, check_resume_config, clear_run, holds_run, latest_checkpoint,
                              no_checkpoint_error, checkpoint_paths, rng_state, save_checkpoint, set_rng_state,
@@ -119,6 +119,7 @@ def fit_seeds(runs, outs=None, configs=None, resume=False, overwrite=False, devi
     outs = [Path(o) for o in outs] if outs is not None else None
     configs = configs or [None] * S
     device = get_device(device)
+    exact_float32(device)
     if outs: _prepare_dirs(outs, resume, overwrite)
     models = [r['model'].to(device) for r in runs]
     rngs = [r['rng'] for r in runs]
