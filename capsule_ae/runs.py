@@ -164,7 +164,7 @@ def write_run(out, model, metrics, figures=None):
 
 # %% ../nbs/78_runs.ipynb #01a6592f
 RUN_FILES = ('metrics.jsonl', 'metrics.json', 'model.pt')
-RESUMABLE_CHANGES = ('steps', 'epochs', 'eval_every', 'checkpoint_every')   # config keys a resume may change
+RESUMABLE_CHANGES = ('steps', 'epochs', 'eval_every', 'checkpoint_every', 'compile')  # config keys a resume may change
 UNRECORDED_VALUES = {'precision': 'fp32', 'branch_from': None,   # what a setting was in a config that does not record it
                      'lr_drop_at': 0, 'warmup': 0, 'template_init': None, 'template_lr': 1.}
 
