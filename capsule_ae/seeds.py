@@ -155,7 +155,7 @@ def fit_seeds(runs, outs=None, configs=None, resume=False, overwrite=False, devi
     generators = [_generator(state, device) for state in rngs]
     logs = [MetricsLog(o / 'metrics.jsonl', resume_step=step if resume else None) for o in outs] if outs else None
     step_fn = stacked_step(stack.base, runs[0]['loss_fn'])
-    if compile: step_fn = torch.compile(step_fn)
+    if compile: step_fn = torch.compile(step_fn, dynamic=False)   # a graph per batch shape, as in fit
 
     def rng_of(s):                                      # seed s's random state, as its single run would hold it
         state = dict(rngs[s])
