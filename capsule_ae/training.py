@@ -182,7 +182,7 @@ def fit(model, loss_fn, data, optimizer, steps=None,
         if rank > 0 and not resumed: torch.manual_seed(_rank_seed(rank))     # its own noise; rank 0 keeps the run's
         net = DistributedDataParallel(model, device_ids=[device.index] if device.type == 'cuda' else None)
     else: net = model
-    if compile: net = torch.compile(net, dynamic=False)    # a graph per batch shape (see below)
+    if compile: net = torch.compile(net, dynamic=False)    # a graph per batch shape (see The loop)
     log = MetricsLog(out / 'metrics.jsonl', resume_step=step if resume else None) if out and main else None
 
     def on_main(what, job):                             # rank 0 runs `job`; every rank learns whether it failed
