@@ -7,7 +7,8 @@ canvas=40, seed=3), noise off for the part presences, the presence noise on for 
 the mean sum of the part presences per image (`parts_sum`), the parts above 0.5 and above 0.99 per image, the mean
 part log-likelihood log p(parts) = sum_m d_m log p(x_m), the image log-likelihood, the sum of the object
 capsules' prior presences, and their mean per digit (`class_presence`, [10, K]: which capsules each digit lights
-up, so which digits share capsules). The untrained model (seed 0) is recorded once as the starting point.
+up, so which digits share capsules). Without `--watch`, the newest checkpoint of a stopped run is measured whatever
+its step. The untrained model (seed 0) is recorded once as the starting point.
 
     python tools/scae_part_presence.py results/scae_100k_s0 results/scae_100k_s2 [--watch]
 """
@@ -36,12 +37,12 @@ def measure(model, x, y):
                 class_presence=[[round(v, 4) for v in o.prior_presence[y == c].mean(0).tolist()] for c in range(10)])
 
 
-def newest(run):
-    "(model, step) of a run's final model, or of its newest checkpoint at a multiple of 1,000 steps; None if neither yet."
+def newest(run, every=1000):
+    "(model, step) of a run's final model, or of its newest checkpoint at a multiple of `every` steps; None if neither."
     if not (run / 'model.pt').exists():
         ck = checkpoint_paths(run)
         if not ck or time.time() - ck[-1].stat().st_mtime < 10: return None   # none yet, or still being written
-        if int(ck[-1].stem.split('_')[1]) % 1000: return None
+        if int(ck[-1].stem.split('_')[1]) % every: return None
     return scae_weights(run)
 
 
@@ -59,7 +60,7 @@ def main():
         done.add((name, step)); print(r, flush=True)
     while True:
         for run in args.runs:
-            found = newest(run)
+            found = newest(run, 1000 if args.watch else 1)        # a stopped run: its newest checkpoint, any step
             if found is None: continue
             model, step = found
             if ('untrained', 0) not in done:                             # the untrained SCAE of chapter 15, seed 0
