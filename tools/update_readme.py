@@ -28,10 +28,10 @@ CHAPTERS = [   # (model, chapter, what it shows of the runs, [(figure, caption)]
     ('Image SCAE', '15_scae_training',
      'the CPU recipe and its curves, every seed of it, what the noise hides, what the object layer adds over the '
      'parts it reads and which digits share capsules, the seeds continued towards 100,000 steps, a stronger prior '
-     'between-example term on every seed and from step 0, a batch of 128 (the paper\'s) on every seed, and what ends '
-     'the plateau at the start of training',
-     [('results/scae_paper_weights_s0/capsules.png', 'object-capsule presences per digit'),
-      ('results/scae_paper_weights_s0/curves.png', 'SCAE training curves')]),
+     'between-example term on every seed and from step 0, the branch of every seed to a batch of 128 (the paper\'s), '
+     'which is the headline, and what ends the plateau at the start of training',
+     [('results/scae_b128_s0/capsules.png', 'object-capsule presences per digit, seed 0 at 100,000 steps'),
+      ('results/scae_b128_s0/curves.png', 'SCAE training curves, seed 0: batch 32 to step 60,000, then 128')]),
     ('CapsNet', '11_capsnet_training',
      "the paper's recipe on two CPU cores and on a GPU, reconstructions, dimension perturbations",
      [('results/capsnet_gpu/reconstructions.png', 'test digits and their reconstructions'),
