@@ -36,9 +36,12 @@ def spread(values):
     if not np.isfinite(values).all(): raise ValueError(f"values must be finite, got {values.tolist()}")
     return float(values.mean()), (float(values.std(ddof=1)) if values.size > 1 else None), int(values.size)
 
-def format_spread(mean, sd, n, fmt='.3f'):
-    "'0.843 +- 0.009 (3 seeds)', or '0.843 (1 seed)' when there is no spread to give."
-    return f"{mean:{fmt}} +- {sd:{fmt}} ({n} seeds)" if sd is not None else f"{mean:{fmt}} (1 seed)"
+def format_spread(mean, sd, n, fmt='.3f', extremes=None):
+    """'0.843 +- 0.009 (3 seeds)', with `extremes` (the lowest and the highest value) '0.843 +- 0.009 (3 seeds: 0.830
+    to 0.860)', or '0.843 (1 seed)' when there is no spread to give."""
+    if sd is None: return f"{mean:{fmt}} (1 seed)"
+    span = f": {extremes[0]:{fmt}} to {extremes[1]:{fmt}}" if extremes is not None else ''
+    return f"{mean:{fmt}} +- {sd:{fmt}} ({n} seeds{span})"
 
 # %% ../nbs/82_results.ipynb #07c24269
 def _published(published, ref):
@@ -46,8 +49,9 @@ def _published(published, ref):
     return tuple(published[ref[0]][k] for k in ref[1:]) if ref else ()
 
 def headline_rows(headlines, root='results', command_line=None):
-    """One row per `Headline`: the runs found, the spread of their metric, the paper's and the port's numbers, whether
-    the paper's is reached, and (with `command_line(experiment, config)`) the command of the first run."""
+    """One row per `Headline`: the runs found, their metric (`values`, in the published numbers' unit) and its spread,
+    the paper's and the port's numbers, whether the paper's is reached, and (with `command_line(experiment, config)`)
+    the command of the first run."""
     root = Path(root)
     published = json.loads((root / 'published.json').read_text())
     rows = []
@@ -59,7 +63,8 @@ def headline_rows(headlines, root='results', command_line=None):
         for key in filter(None, (h.metric, h.last)):
             missing = [str(r) for r, m in zip(runs, metrics) if key not in m]
             if missing: raise KeyError(f"{h.model}: {key!r} is not in the metrics.json of {', '.join(missing)}")
-        mean, sd, n = spread([m[h.metric] * h.scale for m in metrics])
+        values = [m[h.metric] * h.scale for m in metrics]
+        mean, sd, n = spread(values)
         last = spread([m[h.last] * h.scale for m in metrics]) if h.last else None
         paper, port = _published(published, h.paper), _published(published, h.port)
         reached = None if not paper else (mean >= paper[0] if h.higher else mean <= paper[0])
@@ -69,7 +74,8 @@ def headline_rows(headlines, root='results', command_line=None):
                                              if 'candidates' in how else
                                              {'select_drops': how['drops'], 'drop_after': how['after']} if 'drops' in how
                                              else {})}
-        rows.append(dict(headline=h, runs=[str(r.relative_to(root)) for r in runs], mean=mean, sd=sd, n=n, last=last,
+        rows.append(dict(headline=h, runs=[str(r.relative_to(root)) for r in runs], values=values, mean=mean, sd=sd, n=n,
+                         last=last,
                          seeds=[m['config']['seed'] for m in metrics], paper=paper, port=port, reached=reached,
                          candidates=[c['candidates'] for c in chosen] if all('candidates' in c for c in chosen) else None,
                          command=command_line(h.experiment, config) if command_line else None))
@@ -87,14 +93,14 @@ def headline_table(rows):
     def port(r, h):
         if not r['port']: return '-'
         return ' to '.join(number(x, h) for x in r['port'])
-    lines = ['| model | measure | capsule_ae (mean +- sd over seeds) | paper | best public port | command | chapter |',
+    lines = ['| model | measure | capsule_ae (mean +- sd over seeds: lowest to highest) | paper | best public port | command | chapter |',
              '|---|---|---|---|---|---|---|']
     for r in rows:
         h = r['headline']
         seeds = f" (seeds {', '.join(map(str, r['seeds']))})" if r['n'] > 1 else ''
         if r.get('candidates') and r['n'] > 1: seeds = f" (candidates {'; '.join(map(seed_text, r['candidates']))})"
         command = f"`{r['command']}`{seeds}" if r['command'] else '-'
-        ours = format_spread(r['mean'], r['sd'], r['n'], h.fmt)
+        ours = format_spread(r['mean'], r['sd'], r['n'], h.fmt, (min(r['values']), max(r['values'])))
         if r['last']: ours += f"; mean of the last evaluations {format_spread(*r['last'], h.fmt).rsplit(' (', 1)[0]}"
         lines.append(f"| {h.model} | {h.what} | {ours} | {paper(r, h)} | "
                      f"{port(r, h)} | {command} | `nbs/{h.chapter}.ipynb` |")

@@ -48,7 +48,8 @@ def headlines():
     return ['### Headlines', '',
             'Each model by one result (the CCAE by two: the main job, and a longer recipe that does better): the seeds '
             'of one recipe, as its chapter declares it, against the published numbers (`results/published.json`, with '
-            'their sources). Its chapter shows every run.', '',
+            'their sources). The lowest and the highest seed give the range in which to expect a number from the '
+            'command, here or on another machine. Its chapter shows every run.', '',
             headline_table(headline_rows(HEADLINES, root / 'results', command_line)), '']
 
 
