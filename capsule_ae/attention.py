@@ -12,6 +12,7 @@ import math
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
+from .pretrained import keeps_config
 
 # %% ../nbs/01_attention.ipynb #cce817d0
 def attention_reference(Q, K, V, mask=None, scale=None, bias=None):
@@ -177,6 +178,7 @@ class PMA(nn.Module):
         return self.mab(self.S.expand(X.shape[0], -1, -1), X, mask)            # (B, k, dim)
 
 # %% ../nbs/01_attention.ipynb #f57e31ef
+@keeps_config
 class SetTransformer(nn.Module):
     """Encoder ISAB, ISAB (or SAB, SAB); decoder PMA_k, SAB, SAB, Linear. X [B, N, dim_input] -> [B, num_outputs,
     dim_output]."""

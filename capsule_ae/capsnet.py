@@ -13,6 +13,7 @@ from torch import nn
 import torch.nn.functional as F
 from .attention import check_precision, low_precision, checks_values, check_finite
 from .routing import squash, capsule_length, dynamic_routing
+from .pretrained import keeps_config
 
 # %% ../nbs/10_capsnet.ipynb #db44aaec
 class PrimaryCaps(nn.Module):
@@ -44,11 +45,12 @@ class DigitCaps(nn.Module):
 
 # %% ../nbs/10_capsnet.ipynb #c207854f
 def margin_loss(lengths,          # digit capsule lengths [B, K]
-                targets,          # class indices [B]
+                targets,          # class indices [B], or [B, n] for n digits present in each example
                 m_plus=0.9, m_minus=0.1, lam=0.5):
-    "Eq. 4 summed over the K classes, averaged over the batch."
+    "Eq. 4 summed over the K classes, averaged over the batch; every class in `targets` is present (T_k = 1)."
     if len(lengths) == 0: raise ValueError("margin_loss: the batch is empty, and its batch mean has no value")
-    T = F.one_hot(targets, lengths.shape[-1]).to(lengths.dtype)           # (B, K)
+    T = F.one_hot(targets, lengths.shape[-1]).to(lengths.dtype)           # (B, K) or (B, n, K)
+    if T.dim() == 3: T = T.amax(1)                                        # (B, K) several classes present
     L = T * F.relu(m_plus - lengths) ** 2 + lam * (1 - T) * F.relu(lengths - m_minus) ** 2
     return L.sum(-1).mean()
 
@@ -72,6 +74,7 @@ def reconstruction_loss(reconstructions, x, weight=0.0005):
 # %% ../nbs/10_capsnet.ipynb #b89c8d17
 CapsNetOutput = namedtuple('CapsNetOutput', 'lengths reconstructions capsules couplings')
 
+@keeps_config
 class CapsNet(nn.Module):
     "CapsNet (Sabour et al. 2017); the defaults are the paper's MNIST model (3 routing iterations, with decoder)."
     def __init__(self, in_shape=(1, 28, 28), n_classes=10, conv_channels=256, primary_types=32, primary_dim=8,

@@ -13,7 +13,7 @@ import torch.nn.functional as F
 from .attention import check_set, check_precision, low_precision, checks_values, check_finite
 from .capsule_layer import (SCAEEncoder, CapsuleLayer, part_log_joint, LOG_DUMMY, safe_log,
                                       prior_sparsity, posterior_sparsity)
-
+from .pretrained import keeps_config
 
 # %% ../nbs/06_ccae.ipynb #c20dbb3d
 class CCAEOutput(NamedTuple):
@@ -31,6 +31,7 @@ class CCAEOutput(NamedTuple):
     winner: torch.Tensor             # (B, M) winning vote (dummy excluded)
     capsule: torch.Tensor            # (B, M) winning capsule = winner // N
 
+@keeps_config
 class CCAE(nn.Module):
     "Constellation Capsule Autoencoder; `CCAE()` is the official configuration (K = 3 capsules, N = 4 votes)."
     def __init__(self, n_caps=3, n_votes=4, dim_input=2, dim_hidden=128, dim_caps=32, n_layers=4, num_heads=4,

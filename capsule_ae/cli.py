@@ -22,6 +22,8 @@ SUBCOMMANDS = {   # name: (one line for the list of experiments, what the run wr
                 'reconstructions.png, perturbations.png, lengths.png and curves.png'),
     'scae': ('the image Stacked Capsule Autoencoder on MNIST digits on a 40x40 canvas',
              'parts.png, capsules.png and curves.png'),
+    'multimnist': ('CapsNet on two overlapping MNIST digits (MultiMNIST, Sabour et al. 2017 sec. 6)',
+                   'reconstructions.png and curves.png'),
 }
 
 def experiments():
@@ -30,7 +32,9 @@ def experiments():
     from capsule_ae.ccae_training import train_ccae
     from capsule_ae.capsnet_training import train_capsnet
     from capsule_ae.scae_training import train_scae
-    return {'clustering': train_clustering, 'ccae': train_ccae, 'capsnet': train_capsnet, 'scae': train_scae}
+    from capsule_ae.multimnist import train_multimnist
+    return {'clustering': train_clustering, 'ccae': train_ccae, 'capsnet': train_capsnet, 'scae': train_scae,
+            'multimnist': train_multimnist}
 
 def _reader(read):
     "An argparse type from a reader of text: its ValueError becomes the usage error's message."
@@ -90,7 +94,7 @@ def make_parser():
     for name, fn in experiments().items():
         summary, figures = SUBCOMMANDS[name]
         p = sub.add_parser(name, help=summary, description=f"Train {summary}. Writes metrics.json, metrics.jsonl, "
-                           f"model.pt and {figures} to --out.")
+                           f"the model (model.safetensors, config.json) and {figures} to --out.")
         opts = options(fn)
         budget = p.add_mutually_exclusive_group() if {'steps', 'epochs'} <= set(opts) else p
         for option, (arg, default) in opts.items():

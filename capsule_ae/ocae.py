@@ -13,6 +13,7 @@ import torch.nn as nn
 from .attention import check_precision, low_precision, checks_values, check_finite
 from .capsule_layer import SCAEEncoder, CapsuleLayer, LOG_DUMMY, safe_log
 from .pcae import PCAEOutput
+from .pretrained import keeps_config
 
 # %% ../nbs/13_ocae.ipynb #1f1f89ae
 def part_inputs(parts: PCAEOutput):
@@ -54,6 +55,7 @@ class OCAEOutput(NamedTuple):
     log_prob: torch.Tensor           # (B,) sum over parts
     posterior: torch.Tensor          # (B, M, K) which capsule owns each part (dummy dropped)
 
+@keeps_config
 class OCAE(nn.Module):
     "Object Capsule Autoencoder over M part capsules; `OCAE()` is the official MNIST configuration (K = 32, M = 40)."
     def __init__(self, n_caps=32, n_parts=40, dim_input=144, dim_hidden=16, dim_caps_in=256, n_layers=3, num_heads=1,

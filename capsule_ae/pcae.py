@@ -15,6 +15,7 @@ import torch.nn.functional as F
 from .attention import check_precision, low_precision, check_finite
 from .gmm import GaussianMixture
 from .capsule_layer import geometric_transform, safe_log, sonnet_normal_
+from .pretrained import keeps_config
 
 # %% ../nbs/12_pcae.ipynb #0689706a
 def check_images(x, size=40, channels=1):
@@ -135,6 +136,7 @@ class PCAEOutput(NamedTuple):
     mixing_logits: torch.Tensor   # (B, J, 1, H, W) alpha + log d_m, background last
     rec_ll: torch.Tensor          # (B,) log p(y), summed over pixels
 
+@keeps_config
 class PCAE(nn.Module):
     """Part Capsule Autoencoder; `PCAE()` is the official MNIST configuration (40 parts, 11 x 11 templates, 40 x 40
     images)."""

@@ -6,13 +6,15 @@
 __all__ = ['CHECKPOINT_GLOBALS', 'RUN_FILES', 'RESUMABLE_CHANGES', 'UNRECORDED_VALUES', 'rng_state', 'set_rng_state',
            'save_checkpoint', 'UnsafeCheckpoint', 'load_checkpoint', 'checkpoint_paths', 'no_checkpoint_error',
            'latest_checkpoint', 'MetricsLog', 'read_metrics', 'last_evaluations', 'load_run', 'run_config',
-           'plot_metrics', 'write_run', 'holds_run', 'clear_run', 'ResumeMismatch', 'check_resume_config']
+           'plot_metrics', 'write_run', 'load_final_model', 'holds_run', 'clear_run', 'ResumeMismatch',
+           'check_resume_config']
 
 # %% ../nbs/78_runs.ipynb #4a193caa
 import json, os, pickle, random, re, warnings
 from pathlib import Path
 import numpy as np
 import torch
+from .pretrained import WEIGHTS_NAME, load_pretrained, save_pretrained, save_weights
 
 # %% ../nbs/78_runs.ipynb #26c91b62
 def rng_state():
@@ -154,16 +156,31 @@ def plot_metrics(path, keys=None, split=None, ax=None):
 
 # %% ../nbs/78_runs.ipynb #7f594b67
 def write_run(out, model, metrics, figures=None):
-    "Save model.pt (state dict), metrics.json and each figure in `figures` ({name: matplotlib figure}) as out/name.png."
+    """Save the model (model.safetensors, and config.json when its class keeps its config), metrics.json and each
+    figure in `figures` ({name: matplotlib figure}) as out/name.png."""
     import matplotlib.pyplot as plt
     out = Path(out); out.mkdir(parents=True, exist_ok=True)
-    save_checkpoint(out / 'model.pt', model.state_dict())                     # atomic, like a checkpoint
+    try: save_pretrained(model, out)                                          # atomic, like a checkpoint
+    except TypeError: save_weights(model, out / WEIGHTS_NAME)                 # a class that does not keep its config
     (out / 'metrics.json').write_text(json.dumps(metrics, indent=2) + '\n')
     for name, fig in (figures or {}).items():
         fig.savefig(out / f'{name}.png', dpi=100, bbox_inches='tight'); plt.close(fig)
 
+def load_final_model(run, build=None):
+    """The final model of the finished run directory `run`, in eval mode: built from its own config.json and
+    model.safetensors, or for a run that wrote a pickled model.pt, that state dict (read with weights_only) in the
+    model `build(config)` makes of the run's config."""
+    run = Path(run)
+    if (run / WEIGHTS_NAME).exists(): return load_pretrained(run)
+    if not (run / 'model.pt').exists():
+        raise FileNotFoundError(f"{run} holds neither {WEIGHTS_NAME} nor model.pt: not a finished run")
+    if build is None: raise ValueError(f"{run} holds a model.pt without its config: give build(config)")
+    model = build(json.loads((run / 'metrics.json').read_text())['config'])
+    model.load_state_dict(load_checkpoint(run / 'model.pt'))
+    return model.eval()
+
 # %% ../nbs/78_runs.ipynb #01a6592f
-RUN_FILES = ('metrics.jsonl', 'metrics.json', 'model.pt')
+RUN_FILES = ('metrics.jsonl', 'metrics.json', 'model.safetensors', 'config.json', 'model.pt')
 RESUMABLE_CHANGES = ('steps', 'epochs', 'eval_every', 'checkpoint_every', 'compile')  # config keys a resume may change
 UNRECORDED_VALUES = {'precision': 'fp32', 'branch_from': None,   # what a setting was in a config that does not record it
                      'lr_drop_at': 0, 'warmup': 0, 'template_init': None, 'template_lr': 1.}

@@ -14,6 +14,7 @@ from .capsule_layer import prior_sparsity, posterior_sparsity
 from .attention import checks_values
 from .pcae import PCAE, PCAEOutput
 from .ocae import OCAE, OCAEOutput
+from .pretrained import keeps_config
 
 # %% ../nbs/14_scae.ipynb #216d1d7c
 class SCAEOutput(NamedTuple):
@@ -23,6 +24,7 @@ class SCAEOutput(NamedTuple):
     prior_presence: torch.Tensor     # (B, K) u_bk = max_m a_k a_km
     posterior_mass: torch.Tensor     # (B, K) (1/M) sum_m r_mk
 
+@keeps_config
 class SCAE(nn.Module):
     """Stacked Capsule Autoencoder for images; `SCAE()` is the official MNIST configuration (40 parts, 32 objects, 10
     classes)."""

@@ -1,5 +1,6 @@
 """Fill the results section of README.md from the committed results files (so no number is typed by hand): the
-headline of each model (declared by its training chapter, `capsule_ae.results`), where each chapter shows every
+headline of each model (its runs declared in results/registry.json, read by `capsule_ae.results`), the trained models
+that ship, where each chapter shows every
 run, and the benchmarks (`capsule_ae.performance`).
 
     python tools/update_readme.py          # rewrite the section
@@ -8,15 +9,11 @@ run, and the benchmarks (`capsule_ae.performance`).
 import sys
 from pathlib import Path
 from capsule_ae.cli import command_line        # a run's config -> the command that trains it
-from capsule_ae.results import headline_rows, headline_table, main_job, fill_between
+from capsule_ae.results import headline_rows, headline_table, main_job, fill_between, registry_headlines
 from capsule_ae.performance import performance_section
-from capsule_ae.clustering import CLUSTERING_HEADLINE
-from capsule_ae.ccae_training import CCAE_HEADLINE, CCAE_LONG_HEADLINE
-from capsule_ae.capsnet_training import CAPSNET_HEADLINE
-from capsule_ae.scae_training import SCAE_HEADLINE
 
 root = Path(__file__).resolve().parent.parent
-HEADLINES = [CCAE_HEADLINE, CCAE_LONG_HEADLINE, SCAE_HEADLINE, CAPSNET_HEADLINE, CLUSTERING_HEADLINE]
+HEADLINES = ['ccae', 'ccae-long', 'scae-mnist', 'capsnet-mnist', 'clustering-isab16']   # the table's rows, by name
 CHAPTERS = [   # (model, chapter, what it shows of the runs, [(figure, caption)])
     ('Constellation Capsule Autoencoder', '07_ccae_training',
      "the baselines, both recipes over three seeds, the official recipe's capsule death and the term that prevents "
@@ -50,7 +47,15 @@ def headlines():
             'of one recipe, as its chapter declares it, against the published numbers (`results/published.json`, with '
             'their sources). The lowest and the highest seed give the range in which to expect a number from the '
             'command, here or on another machine. Its chapter shows every run.', '',
-            headline_table(headline_rows(HEADLINES, root / 'results', command_line)), '']
+            headline_table(headline_rows(registry_headlines(root / 'results', HEADLINES), root / 'results', command_line)), '']
+
+
+def shipped():
+    "The trained models that ship, by name, with the seeds that ship and what each is measured by."
+    lines = ['| name | model | seeds | measure |', '|---|---|---|---|']
+    for h in registry_headlines(root / 'results'):
+        if h.ships: lines.append(f"| `{h.name}` | {h.model} | {', '.join(h.runs)} | {h.what} |")
+    return lines
 
 
 def chapters():
@@ -71,6 +76,7 @@ def main():
     new = fill_between(readme, '<!-- results:start -->', '<!-- results:end -->', results)
     new = fill_between(new, '<!-- main:start -->', '<!-- main:end -->',
                        '\n' + main_job(root / 'results', command_line) + '\n')
+    new = fill_between(new, '<!-- shipped:start -->', '<!-- shipped:end -->', '\n' + '\n'.join(shipped()) + '\n')
     if '--check' in sys.argv:
         if new != readme:
             print('README.md results section is out of date: run python tools/update_readme.py'); sys.exit(1)
