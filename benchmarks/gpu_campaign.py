@@ -5,7 +5,7 @@ is done in `<state>/campaign.json`, so that the next call (on the same or a fres
 back) carries on where it stopped:
 
 1. `tests`: chapter 80 on the GPU, which runs the CUDA-only tests and the CUDA-graph equivalence test of `fit`;
-2. `bench_*`: the CapsNet, SCAE and CCAE benchmarks on the device (`benchmarks/*.py --device cuda`), JSON in the state;
+2. `bench_*`: the CapsNet, SCAE, CCAE and MultiMNIST benchmarks on the device (`benchmarks/*.py --device cuda`), JSON in the state;
 3. `run_*`: long trainings through the CLI, each continued from its newest checkpoint in the state folder, in chunks:
    a chunk stops when the budget ends (the run keeps its last checkpoint) and the next call resumes it. A run that
    continues a committed one starts from a copy of that run's checkpoints (`seed_from`); the committed run itself
@@ -35,7 +35,8 @@ def stages(state, dry):
     if dry:
         bench = {'capsnet': ['--device', 'cpu', '--batch', '4', '--repeats', '1', '--no-compile'],
                  'scae': ['--device', 'cpu', '--batch-size', '4', '--steps', '1', '--repeats', '1', '--no-compile'],
-                 'ccae': ['--device', 'cpu', '--steps', '2', '--repeats', '1', '--no-compile']}
+                 'ccae': ['--device', 'cpu', '--steps', '2', '--repeats', '1', '--no-compile'],
+                 'multimnist': ['--device', 'cpu', '--batch', '4', '--repeats', '1', '--no-compile']}
         tiny_scae = ['--eval-train', '100', '--eval-test', '100', '--final-train', '100', '--final-test', '100']
         runs = {'run_ccae_long': ['ccae', '--seeds', '0', '--steps', '54006', '--batch-size', '32', '--lr-drop-at', '0', '--eval-every', '3',
                                   '--checkpoint-every', '2',
@@ -47,16 +48,20 @@ def stages(state, dry):
                                 '2',
                                 '--checkpoint-every', '2', '--device', 'cpu'],
                 'run_scae_cpu_recipe': ['scae', '--steps', '4', *SCAE_CPU_RECIPE, '--batch-size', '8', *tiny_scae,
-                                        '--device', 'cpu']}                # (the last --batch-size counts)
+                                        '--device', 'cpu'],                # (the last --batch-size counts)
+                'run_multimnist': ['multimnist', '--steps', '4', '--batch-size', '8', '--test-size', '100',
+                                   '--final-test', '100', '--eval-every', '2', '--checkpoint-every', '2',
+                                   '--device', 'cpu']}
         tests = ['nbdev_test', '--path', 'nbs/09_routing.ipynb']          # the same invocation, a short chapter
     else:
         bench = {'capsnet': ['--device', 'cuda', '--repeats', '20'], 'scae': ['--device', 'cuda'],
-                 'ccae': ['--device', 'cuda']}
+                 'ccae': ['--device', 'cuda'], 'multimnist': ['--device', 'cuda', '--repeats', '20']}
         runs = {'run_ccae_long': ['ccae', '--seeds', '0-2', '--compile', '--steps', '300000', '--batch-size', '32', '--lr-drop-at', '0', '--eval-every', '1500'],
                 'run_scae_official': ['scae', '--checkpoint-every', '1000'],
                 'run_capsnet': ['capsnet', '--epochs', '50', '--checkpoint-every', '1000'],
                 'run_scae_cpu_recipe': ['scae', '--steps', '150000', *SCAE_CPU_RECIPE, '--precision',
-                                        'fp32']}  # as it ran
+                                        'fp32'],  # as it ran
+                'run_multimnist': ['multimnist', '--epochs', '50', '--checkpoint-every', '1000']}
         tests = ['nbdev_test', '--path', 'nbs/80_training.ipynb']
     out = {'tests': dict(what='CUDA-only tests and the CUDA-graph equivalence test (chapter 80)', cmd=tests)}
     for model, opts in bench.items():
@@ -67,7 +72,8 @@ def stages(state, dry):
     what = {'run_ccae_long': "the CCAE's balanced recipe, seeds 0-2, continued to the official 300,000 steps",
             'run_scae_official': "the image SCAE's official recipe (300,000 steps at batch 128), seed 0",
             'run_capsnet': "CapsNet toward the ports' schedules: 50 epochs, seed 0",
-            'run_scae_cpu_recipe': "the SCAE's CPU recipe, seed 0, continued from 48,000 to 150,000 steps"}
+            'run_scae_cpu_recipe': "the SCAE's CPU recipe, seed 0, continued from 48,000 to 150,000 steps",
+            'run_multimnist': "CapsNet on MultiMNIST: 50 epochs of 60,000 fresh pairs, seed 0"}
     for name, args in runs.items():
         d = s(name[4:])
         out[name] = dict(what=what[name], cmd=['capsule_ae', *args, '--out', d], out=d, seed_from=seed_from.get(name))

@@ -105,6 +105,7 @@ def multimnist_test(dataset, n=MULTIMNIST_TEST_PAIRS, batch_size=500, device=Non
 # %% ../nbs/11b_multimnist.ipynb #51245e8e
 def plot_pairs(x, labels, sources, n=8):
     "Rows: the first digit, its partner, their clipped sum (the input); one column per pair."
+    import matplotlib.pyplot as plt
     fig, axes = plt.subplots(3, n, figsize=(1.3 * n, 4.1))
     for i in range(n):
         for r, (img, title) in enumerate([(sources[i, 0, 0], str(labels[i, 0].item())),
@@ -168,6 +169,7 @@ def evaluate_multimnist(model, batches):
 def plot_reconstructions_two(model, x, labels, sources, n=8):
     """The paper's Fig. 5: each input (grey) and its two digits decoded from their own capsules, the first in red and
     the second in green, titled with the labels and the two longest capsules (red title: not both named)."""
+    import matplotlib.pyplot as plt
     out = model(x[:n])
     pred = out.lengths.topk(2, -1).indices
     shape = x.shape[-2:]
