@@ -13,7 +13,8 @@ import numpy as np
 import torch
 from .attention import PRECISIONS, resolve_precision
 from .training import get_device
-from .experiments import Arg, experiment_config, positive, run_experiment
+from .experiments import (Arg, checks_options, experiment_config, fraction, non_negative, positive,
+                                   positive_number, run_experiment, seed_number)
 from .runs import plot_metrics
 from .mnist import mnist_datasets, MNISTBatches
 from .capsnet import CapsNet, capsnet_loss, mask_capsules
@@ -104,19 +105,21 @@ def plot_lengths(model, x, y, n=6):
     return fig
 
 # %% ../nbs/11_capsnet_training.ipynb #58e5a09c
+@checks_options
 def train_capsnet(
         epochs: Arg('passes over the 60,000 training digits', positive) = 1,
         steps: Arg('training steps instead of epochs', positive) = None,
-        seed: Arg('random seed', int) = 0,
+        seed: Arg('random seed', seed_number) = 0,
         out=None, resume=False, overwrite=False, device=None,
         batch_size: Arg('digits per step', positive) = 128,
-        lr: Arg('Adam learning rate, times --decay-rate every --decay-steps steps', float) = 1e-3,
-        decay_rate: Arg('exponential decay of the learning rate, as the official code', float) = 0.96,
+        lr: Arg('Adam learning rate, times --decay-rate every --decay-steps steps', positive_number) = 1e-3,
+        decay_rate: Arg('exponential decay of the learning rate, as the official code', fraction) = 0.96,
         decay_steps: Arg('steps over which the learning rate falls by --decay-rate (469: one epoch at batch 128)',
                          positive) = 2000,
         iterations: Arg('routing iterations', positive) = 3,
         detach_routing: Arg('stop gradients through the inner routing iterations') = False,
-        recon_weight: Arg('weight of the reconstruction loss (0 for none)', float) = 0.0005,
+        recon_weight: Arg('weight of the reconstruction loss (0: no decoder, the paper\'s rows without '
+                          'reconstruction)', non_negative) = 0.0005,
         max_shift=2,             # random shifts of up to this many pixels, as the paper
         root: Arg('MNIST folder (default $CAPSULE_AE_DATA or ~/.cache/capsule_ae)', Path, flag='--data') = None,
         test_size: Arg('evaluate on the first this many test digits (default: all 10,000)', positive) = None,
@@ -140,7 +143,8 @@ def _build_capsnet(device, epochs, steps, seed, batch_size, lr, decay_rate, deca
     data = MNISTBatches(train_ds, batch_size, shuffle=True, max_shift=max_shift, seed=seed, device=device)
     test = MNISTBatches(test_ds, 500, shuffle=False, max_shift=0, device=device)
     if test_size is not None: test.images, test.labels = test.images[:test_size], test.labels[:test_size]
-    model = CapsNet(iterations=iterations, detach_routing=detach_routing, precision=precision)
+    model = CapsNet(iterations=iterations, detach_routing=detach_routing, decoder=recon_weight > 0,
+                    precision=precision)
     opt = torch.optim.Adam(model.parameters(), lr=lr)
     schedule = torch.optim.lr_scheduler.LambdaLR(opt, lr_decay(decay_rate, decay_steps))
     def report(model, result):
@@ -152,9 +156,11 @@ def _build_capsnet(device, epochs, steps, seed, batch_size, lr, decay_rate, deca
         def figures(metrics):
             x, y = next(iter(MNISTBatches(test_ds, 16, shuffle=False, max_shift=0, device=device)))
             axes = plot_metrics(out, keys=['loss', 'margin', 'reconstruction', 'test_accuracy'])
-            return {'reconstructions': plot_reconstructions(model, x, y),
-                    'perturbations': plot_perturbations(model, x[0]),
-                    'lengths': plot_lengths(model, x, y), 'curves': axes[0].figure}
+            figs = {'lengths': plot_lengths(model, x, y), 'curves': axes[0].figure}
+            if model.decoder is not None:                                  # trained with the reconstruction loss
+                figs.update(reconstructions=plot_reconstructions(model, x, y),
+                            perturbations=plot_perturbations(model, x[0]))
+            return figs
         return metrics, figures
     return dict(model=model, loss_fn=partial(capsnet_batch_loss, recon_weight=recon_weight), data=data, optimizer=opt,
                 report=report, fit=dict(steps=steps, epochs=None if steps else epochs, schedule=schedule,

@@ -20,7 +20,8 @@ from .constellation import (ConstellationStream, Constellations, held_out_conste
 from .metrics import adjusted_rand_index, best_matching, count_matrices, kmeans_batched, segmentation_accuracy
 from .training import evaluating
 from .optim import official_rmsprop
-from .experiments import Arg, experiment_config, loss_weight, positive, run_experiment, seed_list, untrained_metrics
+from .experiments import (Arg, checks_options, experiment_config, loss_weight, positive, positive_number,
+                                   run_experiment, seed_list, seed_number, untrained_metrics)
 from .runs import checkpoint_paths, last_evaluations, load_checkpoint, load_final_model, read_metrics
 from .seeds import run_seeds, seed_dirs
 from .attention import PRECISIONS, set_fast_attention
@@ -168,12 +169,13 @@ CCAE_RECIPES = {                                      # loss weights on the offi
     'official': dict(weights={}, empty_pool='official', batch_size=32, steps=30_000, lr_drop_at=0),  # as it ran
     'balanced': dict(weights={'posterior_between': 10.}, empty_pool='bias', batch_size=128, steps=8_000, lr_drop_at=6_000)}
 
+@checks_options
 def train_ccae(
         steps: Arg("training steps (default: the recipe's)", positive) = None,
-        seed: Arg('random seed', int) = 0,
+        seed: Arg('random seed', seed_number) = 0,
         out=None, resume=False, overwrite=False, device=None,
         batch_size: Arg("constellations per step (default: the recipe's; the official run's is 32)", positive) = None,
-        lr: Arg('learning rate', float) = 1e-4,
+        lr: Arg('learning rate', positive_number) = 1e-4,
         lr_drop_at: Arg("the step after which the learning rate is a tenth of --lr; 0: constant, as the official run "
                         "(default: the recipe's)", int) = None,
         optimizer: Arg('TF1-style RMSProp, as the official run, or Adam', choices=('tfrmsprop', 'adam')) = 'tfrmsprop',
@@ -194,9 +196,10 @@ def train_ccae(
         precision: Arg('bf16: the encoder under bfloat16 autocast, the capsules and likelihood in float32',
                        choices=PRECISIONS) = 'fp32',
         template_init: Arg("half-width of the uniform initialisation of the templates' raw parameters OP_static "
-                           "(default: Glorot's for their shape, 0.447, as the official code)", float) = None,
+                           "(default: Glorot's for their shape, 0.447, as the official code)", positive_number) = None,
         template_lr: Arg("the templates' (OP_static) learning rate as a multiple of --lr (1: as the official code; "
-                         "another value gives them a parameter group of their own, which --seeds cannot stack)", float) = 1.,
+                         "another value gives them a parameter group of their own, which --seeds cannot stack)",
+                         positive_number) = 1.,
         seeds: Arg('train several seeds together in one process, e.g. 0-7 or 0,3,5; each writes --out/seed_<s> '
                    '(instead of --seed)', seed_list) = None,
         branch_from: Arg("start from the newest checkpoint of the run in this directory (with --seeds: its seed_<s>) "

@@ -16,7 +16,8 @@ from .attention import SetTransformer
 from .gmm import GaussianMixture
 from .metrics import adjusted_rand_index
 from .training import evaluating
-from .experiments import Arg, experiment_config, positive, run_experiment
+from .experiments import (Arg, checks_options, experiment_config, positive, positive_number,
+                                   run_experiment, seed_number)
 from .runs import read_metrics
 from .pretrained import keeps_config
 
@@ -145,14 +146,15 @@ CLUSTERING_PROTOCOLS = {
     'official': dict(n_range=(300, 599), decay_at=0.5),   # the official run.py: N in [300, 600) per step, cut at half
 }
 
+@checks_options
 def train_clustering(
         steps: Arg('training steps', positive) = 2000,
-        seed: Arg('random seed', int) = 0,
+        seed: Arg('random seed', seed_number) = 0,
         out=None, resume=False, overwrite=False, device=None,
         protocol: Arg("set sizes and schedule: the paper's (sets of 100-500 points, lr cut at 70%) or the "
                       "official code's (300-599 points, cut at 50%); held-out sets are drawn the same way",
                       choices=tuple(CLUSTERING_PROTOCOLS)) = 'paper',
-        lr: Arg('Adam learning rate, cut tenfold late in training', float) = 1e-3,
+        lr: Arg('Adam learning rate, cut tenfold late in training', positive_number) = 1e-3,
         decay_at=None,     # fraction of `steps` after which lr is cut tenfold (default: the protocol's)
         num_inds: Arg("inducing points per ISAB (the paper's headline row uses 16)", positive) = 32,
         dim_hidden=128, num_heads=4, batch_size=10,
@@ -160,7 +162,7 @@ def train_clustering(
         n_held_out: Arg('held-out batches of 10 sets', positive, flag='--held-out') = 100,
         eval_every: Arg('steps between held-out evaluations (default: 20 per run)', positive) = None,
         checkpoint_every: Arg('steps between checkpoints', positive) = 1000,
-        clip: Arg('clip the gradient norm to this value (default: none, as the official code)', float) = None,
+        clip: Arg('clip the gradient norm to this value (default: none, as the official code)', positive_number) = None,
         progress=True):
     """Train a MoGClusterer on the amortized clustering task; returns (model, metrics). Writes a run directory when
     `out` is set."""

@@ -4,10 +4,11 @@
 
 # %% auto #0
 __all__ = ['RUN_OPTIONS', 'experiment_config', 'branch_run', 'run_experiment', 'untrained_metrics', 'Arg', 'options', 'flag_of',
-           'positive', 'seed_list', 'seed_text', 'loss_weight']
+           'positive', 'seed_number', 'positive_number', 'non_negative', 'fraction', 'checks_options', 'seed_list',
+           'seed_text', 'loss_weight']
 
 # %% ../nbs/80b_experiments.ipynb #90b8992a
-import inspect, shutil
+import functools, inspect, math, shutil
 from pathlib import Path, PurePath
 from typing import NamedTuple
 import torch
@@ -94,9 +95,56 @@ def flag_of(name, arg):
 def positive(text):
     "A positive integer from text."
     try: value = int(text)
-    except ValueError: value = 0
+    except (TypeError, ValueError): value = 0
     if value <= 0: raise ValueError(f"must be a positive integer, got {text}")
     return value
+
+def seed_number(text):
+    "A seed: an integer, 0 or more."
+    try: value = int(text)
+    except (TypeError, ValueError): value = -1
+    if value < 0: raise ValueError(f"must be an integer seed, 0 or more, got {text}")
+    return value
+
+def _finite(text):
+    try: value = float(text)
+    except (TypeError, ValueError): raise ValueError(f"must be a number, got {text!r}") from None
+    if not math.isfinite(value): raise ValueError(f"must be a finite number, got {text}")
+    return value
+
+def positive_number(text):
+    "A finite number above 0 (a learning rate, a clipping norm)."
+    value = _finite(text)
+    if value <= 0: raise ValueError(f"must be a number above 0, got {text}")
+    return value
+
+def non_negative(text):
+    "A finite number, 0 or more (a loss weight: 0 turns the term off)."
+    value = _finite(text)
+    if value < 0: raise ValueError(f"must be a number, 0 or more, got {text}")
+    return value
+
+def fraction(text):
+    "A number in (0, 1] (a decay rate: 1 keeps the learning rate constant)."
+    value = _finite(text)
+    if not 0 < value <= 1: raise ValueError(f"must lie in (0, 1], got {text}")
+    return value
+
+for reader in (positive, seed_number, positive_number, non_negative, fraction): reader.checks_values = True
+
+def checks_options(fn):
+    """Decorate an experiment function so that a call from Python is refused as the command line refuses it: each
+    option whose `Arg` type checks values (`positive`, `seed_number`, `positive_number`, ...) reads its value first."""
+    signature = inspect.signature(fn)
+    @functools.wraps(fn)
+    def checked(*args, **kwargs):
+        for name, value in signature.bind(*args, **kwargs).arguments.items():
+            arg = signature.parameters[name].annotation
+            if isinstance(arg, Arg) and value is not None and getattr(arg.type, 'checks_values', False):
+                try: arg.type(value)
+                except ValueError as e: raise ValueError(f"{name} {e}") from None
+        return fn(*args, **kwargs)
+    return checked
 
 def seed_list(text):
     "'0-7' or '0,3,5' (or both, '0-3,8') -> the list of seeds, distinct and >= 0."
@@ -124,6 +172,6 @@ def loss_weight(terms):
         name, eq, value = text.partition('=')
         if not eq or name not in terms:
             raise ValueError(f"expected TERM=VALUE with TERM one of {', '.join(terms)}, got {text!r}")
-        try: return name, float(value)
-        except ValueError: raise ValueError(f"{value!r} is not a number") from None
+        try: return name, non_negative(value)
+        except ValueError as e: raise ValueError(f"the weight of {name} {e}") from None
     return read

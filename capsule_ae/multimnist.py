@@ -16,7 +16,8 @@ import torch.nn.functional as F
 from .attention import PRECISIONS, resolve_precision
 from .capsnet import CapsNet, margin_loss, mask_capsules, reconstruction_loss
 from .capsnet_training import lr_decay
-from .experiments import Arg, experiment_config, positive, run_experiment
+from .experiments import (Arg, checks_options, experiment_config, fraction, non_negative, positive,
+                                   positive_number, run_experiment, seed_number)
 from .mnist import mnist_datasets
 from .runs import plot_metrics
 from .training import get_device
@@ -199,17 +200,18 @@ def with_wrong_ones(model, batches, n=8, wrong=3):
     chosen = (bad + keep)[:n]
     return [torch.stack(t) for t in zip(*chosen)]
 
+@checks_options
 def train_multimnist(
         epochs: Arg('passes of 60,000 fresh pairs', positive) = 1,
         steps: Arg('training steps instead of epochs', positive) = None,
-        seed: Arg('random seed', int) = 0,
+        seed: Arg('random seed', seed_number) = 0,
         out=None, resume=False, overwrite=False, device=None,
         batch_size: Arg('pairs per step', positive) = 128,
-        lr: Arg('Adam learning rate, times --decay-rate every --decay-steps steps', float) = 1e-3,
-        decay_rate: Arg('exponential decay of the learning rate, as the official code', float) = 0.96,
+        lr: Arg('Adam learning rate, times --decay-rate every --decay-steps steps', positive_number) = 1e-3,
+        decay_rate: Arg('exponential decay of the learning rate, as the official code', fraction) = 0.96,
         decay_steps: Arg('steps over which the learning rate falls by --decay-rate', positive) = 2000,
         iterations: Arg('routing iterations', positive) = 3,
-        recon_weight: Arg('weight of each digit\'s reconstruction loss (0 for none)', float) = 0.0005,
+        recon_weight: Arg('weight of each digit\'s reconstruction loss (0 for none)', non_negative) = 0.0005,
         root: Arg('MNIST folder (default $CAPSULE_AE_DATA or ~/.cache/capsule_ae)', Path, flag='--data') = None,
         test_size: Arg('test pairs scored at each evaluation', positive) = 10_000,
         final_test_size: Arg('test pairs scored at the end', positive, flag='--final-test') = MULTIMNIST_TEST_PAIRS,

@@ -24,7 +24,8 @@ from .capsule_layer import PRESENCE_ATTENTION
 from .ocae import MIXTURES
 from .training import get_device, evaluating
 from .optim import official_rmsprop
-from .experiments import Arg, experiment_config, loss_weight, positive, run_experiment, untrained_metrics
+from .experiments import (Arg, checks_options, experiment_config, loss_weight, positive, positive_number,
+                                   run_experiment, seed_number, untrained_metrics)
 from .runs import (checkpoint_paths, last_evaluations, load_checkpoint, load_final_model, plot_metrics,
                              read_metrics)
 from .distributed import unwrap
@@ -91,18 +92,19 @@ def evaluate_scae(model, train_batches, test_batches, n_train=None, n_test=None,
 # %% ../nbs/15_scae_training.ipynb #88f16909
 SCAE_OPTIMIZERS = ('tfrmsprop', 'adam')
 
+@checks_options
 def train_scae(
         steps: Arg('training steps', positive) = 300_000,
-        seed: Arg('random seed', int) = 0,
+        seed: Arg('random seed', seed_number) = 0,
         out=None, resume=False, overwrite=False, device=None,
         batch_size: Arg('images per step', positive) = 128,
-        lr: Arg('learning rate, constant after the warm-up', float) = 3e-5,
+        lr: Arg('learning rate, constant after the warm-up', positive_number) = 3e-5,
         warmup: Arg('steps over which the learning rate rises linearly to --lr (0: none, as the official run)',
                     int) = 0,
         optimizer: Arg('TF1-style RMSProp, as the official run, or Adam', choices=SCAE_OPTIMIZERS) = 'tfrmsprop',
         weights: Arg('override one loss weight, e.g. --weight posterior_between=10 (terms as in SCAE_LOSS_WEIGHTS)',
                      loss_weight(SCAE_LOSS_WEIGHTS), flag='--weight', repeat=True) = None,
-        within: Arg('within-example prior target (default: K/C = 3.2, what the official run used)', float) = None,
+        within: Arg('within-example prior target (default: K/C = 3.2, what the official run used)', positive_number) = None,
         pooling: Arg("the PCAE's attention pooling: the official reshape or the paper's one map per part",
                      choices=POOLINGS) = 'official',
         presence_attention: Arg('how part presences steer the OCAE encoder', choices=PRESENCE_ATTENTION) = 'official',
