@@ -23,6 +23,11 @@ def pytest_addoption(parser):
     parser.addoption('--flags', default='', help='also run the notebook cells flagged with these flags (e.g. "slow")')
 
 
+def pytest_configure(config):
+    try: import nbdev  # noqa: F401
+    except ImportError: pytest.exit('the notebook tests need nbdev: pip install -e ".[dev]"', returncode=4)
+
+
 def pytest_collect_file(parent, file_path):
     if file_path.suffix == '.ipynb' and file_path.parent == ROOT / 'nbs' and not file_path.name.startswith(('_', '.')):
         return NotebookFile.from_parent(parent, path=file_path)
