@@ -13,7 +13,7 @@ from capsule_ae.results import headline_rows, headline_table, main_job, fill_bet
 from capsule_ae.performance import performance_section
 
 root = Path(__file__).resolve().parent.parent
-HEADLINES = ['ccae', 'ccae-long', 'scae-mnist', 'capsnet-mnist', 'clustering-isab16']   # the table's rows, by name
+HEADLINES = ['ccae', 'ccae-long', 'scae-mnist', 'capsnet-mnist', 'capsnet-multimnist', 'clustering-isab16']   # the table's rows, by name
 CHAPTERS = [   # (model, chapter, what it shows of the runs, [(figure, caption)])
     ('Constellation Capsule Autoencoder', '07_ccae_training',
      "the baselines, both recipes over three seeds, the official recipe's capsule death and the term that prevents "
@@ -33,6 +33,11 @@ CHAPTERS = [   # (model, chapter, what it shows of the runs, [(figure, caption)]
      "the paper's recipe on two CPU cores and on a GPU, reconstructions, dimension perturbations",
      [('results/capsnet_gpu/reconstructions.png', 'test digits and their reconstructions'),
       ('results/capsnet_gpu/perturbations.png', 'dimension perturbations')]),
+    ('CapsNet on MultiMNIST', '11b_multimnist',
+     "the pairs of overlapping digits as the official script builds them, the two-label loss and metric, one epoch on a "
+     "CPU core, and each digit decoded from its own capsule",
+     [('results/multimnist/cpu_e1/seed_0/reconstructions.png',
+       'MultiMNIST test pairs and each digit decoded from its own capsule (red, green)')]),
     ('Amortized clustering', '04_clustering',
      "the paper's and the official code's protocols, the diverging seed and gradient clipping, where the gap to the "
      "oracle lies, this model beside the official one",
