@@ -4,7 +4,7 @@
 
 # %% auto #0
 __all__ = ['Headline', 'registry_headlines', 'spread', 'format_spread', 'training_config', 'headline_rows', 'headline_table',
-           'main_job', 'fill_between']
+           'front_table', 'headline_commands', 'main_job', 'fill_between']
 
 # %% ../nbs/82_results.ipynb #910b5092
 import json
@@ -33,6 +33,7 @@ class Headline(NamedTuple):
     name: str = ''              # the name its trained model is loaded by (capsule_ae.pretrained)
     ships: bool = False         # whether the run directories hold the trained models
     check: dict = None          # the fixed subset the tests score a shipped model on, and the tolerance
+    label: str = ''             # a short name for the front page's table, e.g. 'CapsNet on MNIST (54 epochs)'
 
 def registry_headlines(root='results', names=None):
     "The headlines results/registry.json declares under `root` (those named `names`, in that order, if given)."
@@ -121,6 +122,35 @@ def headline_table(rows):
                      f"{port(r, h)} | {command} | `nbs/{h.chapter}.ipynb` |")
     return '\n'.join(lines)
 
+# %% ../nbs/82_results.ipynb #691d1761
+def _paper_cell(r, h, note=True):
+    "The paper's number of row `r`: its value (+- its sd), whether reached, and what it is when not the paper's own."
+    if not r['paper']: return '-'
+    sd = f" +- {r['paper'][1]:{h.fmt}}" if len(r['paper']) > 1 else ''
+    what = f"; {h.reference}" if h.reference and note else ''
+    return f"{r['paper'][0]:{h.fmt}}{sd} ({'reached' if r['reached'] else 'not reached'}{what})"
+
+def front_table(rows):
+    "The rows of `headline_rows` as the front page's table: label (linked to the chapter), measure, result, references."
+    lines = ['| model | measure | capsule_ae: mean +- sd over seeds (lowest to highest) | paper | best public port |',
+             '|---|---|---|---|---|']
+    for r in rows:
+        h = r['headline']
+        ours = format_spread(r['mean'], r['sd'], r['n'], h.fmt, (min(r['values']), max(r['values'])))
+        port = ' to '.join(f"{x:{h.fmt}}" for x in r['port']) if r['port'] else '-'
+        lines.append(f"| [{h.label or h.model}](nbs/{h.chapter}.ipynb) | {h.what} | {ours} | {_paper_cell(r, h)} | {port} |")
+    return '\n'.join(lines)
+
+def headline_commands(rows):
+    """A markdown list: for each row of `headline_rows`, its label, its recipe (what `model` says in parentheses), the
+    command of its first run and its seeds."""
+    def seeds(r):
+        if r.get('candidates') and r['n'] > 1: return f"candidates {'; '.join(map(seed_text, r['candidates']))}"
+        return f"seed{'s' if r['n'] > 1 else ''} {', '.join(map(str, r['seeds']))}"
+    def recipe(h): return f", {h.model[h.model.index('(') + 1:-1]}" if h.model.endswith(')') and h.label else ''
+    return '\n'.join(f"- **{r['headline'].label or r['headline'].model}**{recipe(r['headline'])}: `{r['command']}` "
+                     f"({seeds(r)})" for r in rows)
+
 # %% ../nbs/82_results.ipynb #0c5aff4d
 def _run(root, name):
     path = Path(root) / name / 'metrics.json'
@@ -132,12 +162,10 @@ def main_job(root, command_line, main='ccae_main', others=('ccae_main_s1', 'ccae
     and the runs `others` (the same command with other seeds, side by side in processes of one thread each), from
     their metrics.json files under `root`; `command_line(experiment, config)` writes the others' commands."""
     m = _run(root, main)
-    text = (f"Measured on {m['device']} with 2 cores (`results/{main}`, the same command with `--out results/{main}`): "
-            f"{m['steps']:,} training steps of the `{m['config']['recipe']}` recipe in {m['seconds'] / 60:.1f} minutes "
-            f"of training (the held-out evaluations come on top), ending at segmentation accuracy {m['segm_acc']:.3f} "
-            f"on 10,000 held-out constellations (k-means: {m['kmeans_segm_acc']:.3f}; the untrained model: "
-            f"{m['untrained_segm_acc']:.3f}); the figure shows each scene's points in the colour of the pattern their "
-            "capsule is matched to, wrong points crossed, next to the truth.")
+    text = (f"Measured on {m['device']} with 2 cores (`results/{main}`): {m['steps']:,} training steps of the "
+            f"`{m['config']['recipe']}` recipe in {m['seconds'] / 60:.1f} minutes of training, ending at segmentation "
+            f"accuracy {m['segm_acc']:.3f} on 10,000 held-out constellations (k-means: {m['kmeans_segm_acc']:.3f}; the "
+            f"untrained model: {m['untrained_segm_acc']:.3f}).")
     runs = [m] + [_run(root, o) for o in others]
     acc = [r['segm_acc'] for r in runs]
     mean, sd, _ = spread(acc)
@@ -147,9 +175,9 @@ def main_job(root, command_line, main='ccae_main', others=('ccae_main_s1', 'ccae
     return text + (f" Seeds {', '.join(str(r['config']['seed']) for r in runs)} of "
                    f"{'the same recipe and budget' if same else 'the ' + m['config']['recipe'] + ' recipe'} (this run, "
                    f"then {commands}, side by side, {max(r['seconds'] for r in runs[1:]) / 60:.0f} minutes of training "
-                   f"each on one core) end at {min(acc):.3f} to {max(acc):.3f} ({mean:.3f} +- {sd:.3f}): from the "
-                   "command above expect a value in about that range, not one number; the target of 0.87 for each of "
-                   f"these seeds is {'reached' if min(acc) >= 0.87 else 'missed'}.")
+                   f"each on one core) end at {min(acc):.3f} to {max(acc):.3f} ({mean:.3f} +- {sd:.3f}): expect a "
+                   f"value in that range; the target of 0.87 for each of these seeds is "
+                   f"{'reached' if min(acc) >= 0.87 else 'missed'}.")
 
 # %% ../nbs/82_results.ipynb #668ca7c8
 def fill_between(text, start, end, body):
