@@ -8,9 +8,9 @@ machine noise hits both alike; the table reports the median time per step of eac
 """
 import argparse, json, statistics, time
 import torch
-from capsule_ae.attention import set_fast_attention
-from capsule_ae.clustering import MoGClusterer, MoGSets, clustering_loss
-from capsule_ae.training import get_device
+from capsule_ae.nn.attention import set_fast_attention
+from capsule_ae.experiments.clustering import MoGClusterer, MoGSets, clustering_loss
+from capsule_ae.train.loop import get_device
 
 
 def step_time(model, batch, iters, device):

@@ -15,7 +15,7 @@ import argparse, json, platform, statistics, time
 import torch
 from torch import nn
 import torch.nn.functional as F
-from capsule_ae.capsnet import CapsNet, capsnet_loss
+from capsule_ae.models.capsnet import CapsNet, capsnet_loss
 
 
 def capsnet_flops(batch, iterations=3):

@@ -10,7 +10,7 @@
 
 With `--seeds N` it measures instead how to train several seeds on a CPU: one process training one seed on all
 threads (the single-seed run); N processes of one thread each, every one training its own seed; and one process
-training S seeds stacked (`capsule_ae.seeds`, the step `capsule_ae ccae --seeds` takes: noise draws, vectorised
+training S seeds stacked (`capsule_ae.train.seeds`, the step `capsule_ae ccae --seeds` takes: noise draws, vectorised
 forward and backward, optimizer), eager for S in `--stacked`, compiled for S in `--stacked-compiled`, and compiled with
 the encoder under bfloat16 autocast (`--precision bf16`) for S in `--stacked-bf16`. All are timed
 in the same run, alternating `--repeats` times; the table reports seed-steps per second, the ratio to one seed, and
@@ -24,11 +24,11 @@ plain eager step.
 """
 import argparse, json, statistics, time
 import torch
-from capsule_ae.attention import set_fast_attention
-from capsule_ae.ccae import CCAE, ccae_losses
-from capsule_ae.constellation import ConstellationStream
-from capsule_ae.training import get_device, graph_replayer
-from capsule_ae.optim import official_rmsprop
+from capsule_ae.nn.attention import set_fast_attention
+from capsule_ae.models.ccae import CCAE, ccae_losses
+from capsule_ae.data.constellation import ConstellationStream
+from capsule_ae.train.loop import get_device, graph_replayer
+from capsule_ae.train.optim import official_rmsprop
 
 
 def make_step(model, opt, forward):
@@ -42,7 +42,7 @@ def make_step(model, opt, forward):
 
 def make_graph_step(model, opt, batches):
     """The whole training step (forward, backward, optimizer) captured once as a CUDA graph by
-    `capsule_ae.training.graph_step`, what `fit(cuda_graph=True)` replays; each call copies a batch into the static
+    `capsule_ae.train.loop.graph_step`, what `fit(cuda_graph=True)` replays; each call copies a batch into the static
     inputs and replays. A CCAE step at batch 32 is hundreds of small kernels, so on a GPU its time is launch overhead."""
     def train_step(b):
         losses = ccae_losses(model(b.corners, b.presence), b.presence)
@@ -69,7 +69,7 @@ def _seed_worker(seed, steps, threads, barrier, queue):
 
 def stacked_seeds_step(S, compile=False, precision='fp32'):
     "One training step of S stacked seeds, as `fit_seeds` takes it; returns step(batches) for a list of S batches."
-    from capsule_ae.seeds import SeedStack, stacked_step, stacked_optimizer, stack_trees
+    from capsule_ae.train.seeds import SeedStack, stacked_step, stacked_optimizer, stack_trees
     models = []
     for s in range(S): torch.manual_seed(s); models.append(set_fast_attention(CCAE(precision=precision), False))
     stack = SeedStack(models)

@@ -20,9 +20,10 @@ import argparse, json, math, statistics, time
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
-from capsule_ae.clustering import CLUSTERING_PROTOCOLS, MoGClusterer, MoGSets, clustering_loss, held_out_sets, mog_log_prob
-from capsule_ae.metrics import adjusted_rand_index
-from capsule_ae.gmm import GaussianMixture
+from capsule_ae.experiments.clustering import (CLUSTERING_PROTOCOLS, MoGClusterer, MoGSets, clustering_loss,
+                                               held_out_sets, mog_log_prob)
+from capsule_ae.experiments.metrics import adjusted_rand_index
+from capsule_ae.nn.gmm import GaussianMixture
 
 
 class OfficialMAB(nn.Module):

@@ -9,7 +9,8 @@ back) carries on where it stopped:
 3. `run_*`: long trainings through the CLI, each continued from its newest checkpoint in the state folder, in chunks:
    a chunk stops when the budget ends (the run keeps its last checkpoint) and the next call resumes it. A run that
    continues a committed one starts from a copy of that run's checkpoints (`seed_from`); the committed run itself
-   is never written.
+   is never written. The last of them train the four cells of CapsNet's Table 1 (routing iterations, with or
+   without the decoder) over three seeds at the official budget.
 
     python benchmarks/gpu_campaign.py [--state results/gpu_campaign] [--budget 520] [--only STAGE ...] [--list]
     python benchmarks/gpu_campaign.py --dry-run --state /tmp/campaign    # the same stages on the CPU, tiny budgets
@@ -19,6 +20,7 @@ resumption work before any GPU time is spent on them.
 """
 import argparse, json, os, shutil, signal, subprocess, sys, time
 from pathlib import Path
+from capsule_ae.experiments.capsnet import ROUTING_CELLS    # the four cells of CapsNet's Table 1
 
 root = Path(__file__).resolve().parents[1]
 SCAE_CPU_RECIPE = ['--batch-size', '32', '--optimizer', 'adam', '--lr', '3e-4', '--presence-attention', 'soft',
@@ -52,7 +54,7 @@ def stages(state, dry):
                 'run_multimnist': ['multimnist', '--steps', '4', '--batch-size', '8', '--test-size', '100',
                                    '--final-test', '100', '--eval-every', '2', '--checkpoint-every', '2',
                                    '--device', 'cpu']}
-        tests = ['nbdev_test', '--path', 'nbs/09_routing.ipynb']          # the same invocation, a short chapter
+        tests = ['nbdev_test', '--path', 'nbs/01_routing.ipynb']          # the same invocation, a short chapter
     else:
         bench = {'capsnet': ['--device', 'cuda', '--repeats', '20'], 'scae': ['--device', 'cuda'],
                  'ccae': ['--device', 'cuda'], 'multimnist': ['--device', 'cuda', '--repeats', '20']}
@@ -77,6 +79,17 @@ def stages(state, dry):
     for name, args in runs.items():
         d = s(name[4:])
         out[name] = dict(what=what[name], cmd=['capsule_ae', *args, '--out', d], out=d, seed_from=seed_from.get(name))
+    for cell, (iterations, decoder) in ROUTING_CELLS.items():     # the paper's Table 1: 3 seeds at its budget
+        for seed in (0,) if dry else (0, 1, 2):
+            d = s('routing_table', cell, f'seed_{seed}')
+            budget = ['--steps', '2', '--batch-size', '8', '--test-size', '50', '--eval-every', '2',
+                      '--checkpoint-every', '1', '--device', 'cpu'] if dry else ['--steps', '300000', '--compile',
+                                                                                 '--checkpoint-every', '5000']
+            out[f'run_table_{cell}_s{seed}'] = dict(
+                what=f"CapsNet, Table 1: {iterations} routing iteration{'s' * (iterations > 1)}, "
+                     f"{'with' if decoder else 'without'} the decoder, seed {seed}, the official 300,000 steps",
+                cmd=['capsule_ae', 'capsnet', '--seed', str(seed), '--iterations', str(iterations),
+                     *([] if decoder else ['--recon-weight', '0']), *budget, '--out', d], out=d, seed_from=None)
     return out
 
 

@@ -7,8 +7,8 @@ A step is the one `train_multimnist` takes: forward, both digits' reconstruction
 """
 import argparse, json, platform, statistics, time
 import torch
-from capsule_ae.capsnet import CapsNet, capsnet_loss
-from capsule_ae.multimnist import multimnist_loss
+from capsule_ae.models.capsnet import CapsNet, capsnet_loss
+from capsule_ae.experiments.multimnist import multimnist_loss
 
 
 def step_fn(model, loss):

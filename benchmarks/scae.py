@@ -6,7 +6,7 @@
 - eager: the whole SCAE step (PCAE + OCAE + probes, the official objective, TF1 RMSProp or Adam), in float32 and with
   both encoders in bfloat16 (`SCAE(precision='bf16')`);
 - compiled: the same models under `torch.compile` (inductor), compiled once before timing (skip with --no-compile);
-- on CUDA also: the whole eager step captured once as a CUDA graph and replayed (`capsule_ae.training.graph_replayer`).
+- on CUDA also: the whole eager step captured once as a CUDA graph and replayed (`capsule_ae.train.loop.graph_replayer`).
 
     python benchmarks/scae.py [--device cuda] [--batch-size 128] [--optimizer tfrmsprop|adam] [--repeats 5] [--steps 5]
                               [--no-compile] [--json FILE]
@@ -17,12 +17,12 @@ relative to the eager SCAE step.
 """
 import argparse, json, statistics, time
 import torch
-import capsule_ae.pcae as pcae
-from capsule_ae.pcae import render_affine_grid
-from capsule_ae.mnist import mnist_datasets, MNISTBatches
-from capsule_ae.scae import SCAE, scae_losses
-from capsule_ae.training import get_device, graph_replayer
-from capsule_ae.optim import official_rmsprop
+import capsule_ae.models.pcae as pcae
+from capsule_ae.models.pcae import render_affine_grid
+from capsule_ae.data.mnist import mnist_datasets, MNISTBatches
+from capsule_ae.models.scae import SCAE, scae_losses
+from capsule_ae.train.loop import get_device, graph_replayer
+from capsule_ae.train.optim import official_rmsprop
 
 
 def optimizer(params, batch_size, kind='tfrmsprop', capturable=False):
@@ -41,7 +41,7 @@ def scae_step(model, opt, forward):
 
 
 def with_render(step, render):
-    "The step with `capsule_ae.pcae.render` replaced while it runs."
+    "The step with `capsule_ae.models.pcae.render` replaced while it runs."
     def wrapped(batch):
         original, pcae.render = pcae.render, render
         try: step(batch)

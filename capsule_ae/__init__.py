@@ -9,3 +9,12 @@ if _os.environ.get('IN_TEST') and _mp.parent_process() is not None and 'OMP_NUM_
     _os.environ['OMP_NUM_THREADS'] = '1'
     import torch as _torch
     _torch.set_num_threads(1)
+
+# The names a user starts from; everything else lives in its layer: nn (layers and likelihoods), data, models,
+# train (the loop and its tools), experiments (one recipe per experiment), report.
+from .nn.attention import SetTransformer
+from .models.capsnet import CapsNet
+from .models.ccae import CCAE
+from .models.scae import SCAE
+from .train.loop import fit
+from .pretrained import list_pretrained, load_pretrained, save_pretrained

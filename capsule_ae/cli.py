@@ -8,11 +8,11 @@ __all__ = ['SUBCOMMANDS', 'experiments', 'step_list', 'make_parser', 'command_li
 # %% ../nbs/90_cli.ipynb #02aa7806
 import argparse, json
 from pathlib import Path
-from .training import get_device
-from .experiments import flag_of, options, positive, seed_list, seed_text
-from .selection import drop_eval_every, select_drop, select_seed
-from .runs import ResumeMismatch, UNRECORDED_VALUES
-from .distributed import is_main_process
+from .train.loop import get_device
+from .train.harness import flag_of, options, positive, seed_list, seed_text
+from .train.selection import drop_eval_every, select_drop, select_seed
+from .train.runs import ResumeMismatch, UNRECORDED_VALUES
+from .train.distributed import is_main_process
 
 # %% ../nbs/90_cli.ipynb #dd3375db
 SUBCOMMANDS = {   # name: (one line for the list of experiments, what the run writes)
@@ -28,11 +28,11 @@ SUBCOMMANDS = {   # name: (one line for the list of experiments, what the run wr
 
 def experiments():
     "Each subcommand's experiment function; its declared options (`Arg`s) are the subcommand's options."
-    from capsule_ae.clustering import train_clustering
-    from capsule_ae.ccae_training import train_ccae
-    from capsule_ae.capsnet_training import train_capsnet
-    from capsule_ae.scae_training import train_scae
-    from capsule_ae.multimnist import train_multimnist
+    from capsule_ae.experiments.clustering import train_clustering
+    from capsule_ae.experiments.ccae import train_ccae
+    from capsule_ae.experiments.capsnet import train_capsnet
+    from capsule_ae.experiments.scae import train_scae
+    from capsule_ae.experiments.multimnist import train_multimnist
     return {'clustering': train_clustering, 'ccae': train_ccae, 'capsnet': train_capsnet, 'scae': train_scae,
             'multimnist': train_multimnist}
 
@@ -119,12 +119,14 @@ def command_line(experiment, config):
         if drops and name in ('steps', 'lr_drop_at', 'branch_from'): continue
         (arg, default), value = opts[name], config.get(name)
         if value is None or (value == default and name not in first): continue
-        if drops and name == 'eval_every' and value == drop_eval_every(drops, config['drop_after']): continue   # its own
+        if drops and name == 'eval_every' and value == drop_eval_every(drops, config['drop_after']):
+            continue                                                            # its own
         flag = flag_of(name, arg)
         if arg.repeat: flags += [f"{flag} {term}={w:g}" for term, w in value.items()]
         elif value is True and default is False: flags.append(flag)
         else: flags.append(f"{flag} {value:g}" if isinstance(value, float) else f"{flag} {value}")
-    if selected: flags[3:3] = [f"--select-from {seed_text(config['select_from'])}", f"--select-at {config['select_at']}"]
+    if selected:
+        flags[3:3] = [f"--select-from {seed_text(config['select_from'])}", f"--select-at {config['select_at']}"]
     if drops: flags[2:2] = [f"--select-drops {','.join(map(str, drops))}", f"--drop-after {config['drop_after']}"]
     return ' '.join(flags)
 
@@ -151,7 +153,8 @@ def main(argv=None):
         fn = lambda **kwargs: select_seed(experiments()[args.experiment], candidates, select_at, **kwargs)
     drops = getattr(args, 'select_drops', None)
     if drops is not None:
-        if candidates is not None or kwargs.get('seeds'): parser.error("give --select-drops alone: not with --select-from or --seeds")
+        if candidates is not None or kwargs.get('seeds'):
+            parser.error("give --select-drops alone: not with --select-from or --seeds")
         if args.steps is not None or args.lr_drop_at is not None:
             parser.error("--select-drops sets the budget and the drop itself: give no --steps or --lr-drop-at")
         fn = lambda **kwargs: select_drop(experiments()[args.experiment], drops, after=args.drop_after, **kwargs)

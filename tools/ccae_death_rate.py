@@ -91,7 +91,7 @@ def main(argv=None):
         if out.exists(): shutil.rmtree(out)
         print(' '.join(command), flush=True)
         run = command + ['--out', str(out), '--no-progress'] + (['--compile'] if args.compile else [])
-        subprocess.run([sys.executable, '-c', 'import sys; from capsule_ae.cli import main; main(sys.argv[1:])'] + run[1:], check=True, cwd=root)
+        subprocess.run([sys.executable, '-c', 'import sys; from capsule_ae.cli import main; main(sys.argv[1:])'] + run[1:], check=True, cwd=root
         for d in out.glob('seed_*'):                          # keep the metrics, not the weights
             for f in [*d.glob('ckpt_*.pt'), d / 'model.pt', *d.glob('*.png')]: f.unlink(missing_ok=True)
         summary[name] = summarise(name, seeds, ' '.join(command + ['--out', f'results/ccae_death/{name}']))

@@ -8,9 +8,9 @@ results/scae_full_eval.jsonl (a run and step already there is skipped).
 import argparse, json, time
 from pathlib import Path
 import torch
-from capsule_ae.mnist import mnist_datasets
-from capsule_ae.runs import run_config
-from capsule_ae.scae_training import eval_canvases, evaluate_scae, scae_weights
+from capsule_ae.data.mnist import mnist_datasets
+from capsule_ae.train.runs import run_config
+from capsule_ae.experiments.scae import eval_canvases, evaluate_scae, scae_weights
 
 root = Path(__file__).resolve().parents[1]
 out = root / 'results' / 'scae_full_eval.jsonl'

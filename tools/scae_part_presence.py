@@ -15,10 +15,10 @@ its step. The untrained model (seed 0) is recorded once as the starting point.
 import argparse, json, time
 from pathlib import Path
 import torch
-from capsule_ae.mnist import mnist_datasets, MNISTBatches
-from capsule_ae.runs import checkpoint_paths
-from capsule_ae.scae import SCAE
-from capsule_ae.scae_training import scae_weights
+from capsule_ae.data.mnist import mnist_datasets, MNISTBatches
+from capsule_ae.train.runs import checkpoint_paths
+from capsule_ae.models.scae import SCAE
+from capsule_ae.experiments.scae import scae_weights
 
 root = Path(__file__).resolve().parents[1]
 out = root / 'results' / 'scae_part_presence.jsonl'
@@ -63,7 +63,7 @@ def main():
             found = newest(run, 1000 if args.watch else 1)        # a stopped run: its newest checkpoint, any step
             if found is None: continue
             model, step = found
-            if ('untrained', 0) not in done:                             # the untrained SCAE of chapter 15, seed 0
+            if ('untrained', 0) not in done:                             # the untrained SCAE of chapter 17, seed 0
                 torch.manual_seed(0); record('untrained', 0, SCAE(presence_attention='soft'))
             if (run.name, step) not in done: record(run.name, step, model)
         if not args.watch: break

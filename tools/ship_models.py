@@ -13,8 +13,8 @@ import torch
 from capsule_ae import __version__
 from capsule_ae.cli import command_line
 from capsule_ae.pretrained import read_registry, results_root, save_pretrained
-from capsule_ae.results import training_config
-from capsule_ae.runs import checkpoint_paths, load_checkpoint, run_config
+from capsule_ae.report.results import training_config
+from capsule_ae.train.runs import checkpoint_paths, load_checkpoint, run_config
 
 HALF = 'float16'
 
@@ -23,13 +23,13 @@ def legacy_model(experiment, run):
     "The model of a run directory from its pickled model.pt (read with weights_only) and its config."
     config = json.loads((run / 'metrics.json').read_text())['config']
     if experiment == 'ccae':
-        from capsule_ae.ccae_training import ccae_for
+        from capsule_ae.experiments.ccae import ccae_for
         model = ccae_for(config)
     elif experiment == 'scae':
-        from capsule_ae.scae_training import scae_for
+        from capsule_ae.experiments.scae import scae_for
         model = scae_for(config)
     elif experiment == 'clustering':
-        from capsule_ae.clustering import MoGClusterer
+        from capsule_ae.experiments.clustering import MoGClusterer
         model = MoGClusterer(num_inds=config['num_inds'], dim_hidden=config['dim_hidden'],
                              num_heads=config['num_heads'])
     else: raise ValueError(f"no loader for the experiment {experiment!r}")
@@ -41,14 +41,14 @@ def full_metric(experiment, model, config):
     "The run's headline metrics on the full evaluation set its final evaluation used (seeded where noise is drawn)."
     torch.manual_seed(0)
     if experiment == 'ccae':
-        from capsule_ae.ccae_training import evaluate_ccae
-        from capsule_ae.constellation import held_out_constellations
+        from capsule_ae.experiments.ccae import evaluate_ccae
+        from capsule_ae.data.constellation import held_out_constellations
         return evaluate_ccae(model, held_out_constellations(config['n_held_out']))
     if experiment == 'scae':
-        from capsule_ae.mnist import mnist_datasets
-        from capsule_ae.scae_training import eval_canvases, evaluate_scae
+        from capsule_ae.data.mnist import mnist_datasets
+        from capsule_ae.experiments.scae import eval_canvases, evaluate_scae
         return evaluate_scae(model, *eval_canvases(*mnist_datasets(), config['seed']), seed=config['seed'])
-    from capsule_ae.clustering import evaluate_clustering, held_out_sets
+    from capsule_ae.experiments.clustering import evaluate_clustering, held_out_sets
     return evaluate_clustering(model, held_out_sets(config['n_held_out'], n_range=tuple(config['n_range']),
                                                     batch_size=config['batch_size']))
 
@@ -81,7 +81,7 @@ def card(h, seed, run, root, metrics, record, dtype):
     value = lambda x: f"{x * h['scale']:{h['fmt']}}"
     steps = commands(h['experiment'], run, root)
     lines = [f"# {h['name']}, seed {seed}", '', f"{h['model']}, trained with capsule_ae {__version__}.", '',
-             '```python', 'from capsule_ae.pretrained import load_pretrained',
+             '```python', 'from capsule_ae.pretrained import load_pretrained'
              f"model = load_pretrained({h['name']!r}, seed={seed})",
              f"# the same model: load_pretrained('{run.relative_to(root.parent)}'), from the repository's root",
              '```', '', "- Trained by (from the repository's root):"]

@@ -5,7 +5,7 @@ small enough to clone in seconds. The budget, for every tracked file:
 - no tracked file over FILE_MB;
 - no pickled weights (`*.pt`) tracked, checkpoints (`ckpt_*`) above all: a run's checkpoints live outside the
   repository, a finished run keeps its final model (`model.safetensors`, never unpickled), a stopped one its config
-  (`run.json`, `capsule_ae.runs.retire_checkpoints`).
+  (`run.json`, `capsule_ae.train.runs.retire_checkpoints`).
 
 The files that still break it are leaving the tree: each is named in tools/tree_leaving.txt, and CEILING_MB is what
 the tree may not pass while they leave. Nothing may join them, and the ceiling only comes down.

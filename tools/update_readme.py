@@ -1,14 +1,15 @@
 """Fill the generated parts of README.md from the committed results files (so no number is typed by hand): the main
 job's sentence, the headline table with the commands under it (its runs declared in results/registry.json, read by
-`capsule_ae.results`), the trained models that ship, and the line on speed (from the CapsNet benchmark).
+`capsule_ae.report.results`), the trained models that ship, and the line on speed (from the CapsNet benchmark).
 
     python tools/update_readme.py          # rewrite those parts
     python tools/update_readme.py --check  # exit 1 if README.md is not what the results files say
 """
 import json, sys
 from pathlib import Path
-from capsule_ae.cli import command_line        # a run's config -> the command that trains it
-from capsule_ae.results import headline_rows, front_table, headline_commands, main_job, fill_between, registry_headlines
+from capsule_ae.cli import command_line  # a run's config -> the command that trains it
+from capsule_ae.report.results import (headline_rows, front_table, headline_commands, main_job, fill_between,
+                                       registry_headlines)
 
 root = Path(__file__).resolve().parent.parent
 HEADLINES = ['ccae', 'ccae-long', 'scae-mnist', 'capsnet-mnist', 'capsnet-multimnist', 'clustering-isab16']   # the table's rows, by name

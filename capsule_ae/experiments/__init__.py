@@ -1,0 +1,1 @@
+"""One recipe module per experiment, with its evaluation; the segmentation metrics they score with."""

@@ -1,0 +1,1 @@
+"""The models: CCAE, PCAE, OCAE, SCAE and CapsNet."""

@@ -1,0 +1,1 @@
+"""Reporting: headline results against the published numbers, and the benchmark tables."""

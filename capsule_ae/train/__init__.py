@@ -1,0 +1,1 @@
+"""Training: the loop, run directories, distributed runs, stacked seeds, selection, optimisers, the harness."""
