@@ -6,7 +6,7 @@
 __all__ = ['SUBCOMMANDS', 'SUMMARY', 'experiments', 'step_list', 'make_parser', 'command_line', 'main', 'run_summary', 'entry']
 
 # %% ../nbs/90_cli.ipynb #02aa7806
-import argparse, json
+import argparse, json, os
 from pathlib import Path
 from .train.loop import get_device
 from .train.harness import flag_of, options, positive, seed_list, seed_text
@@ -137,6 +137,8 @@ def main(argv=None):
     args = parser.parse_args(argv)
     try: device = get_device(args.device)
     except (ValueError, RuntimeError) as e: parser.error(str(e))
+    if 'WORLD_SIZE' in os.environ and 'RANK' not in os.environ:
+        parser.error("WORLD_SIZE is set but RANK is not: start a distributed run with torchrun, or unset WORLD_SIZE")
     out = args.out or Path('runs') / args.experiment
     fn = experiments()[args.experiment]
     opts = options(fn)
@@ -159,7 +161,7 @@ def main(argv=None):
             parser.error("--select-drops sets the budget and the drop itself: give no --steps or --lr-drop-at")
         fn = lambda **kwargs: select_drop(experiments()[args.experiment], drops, after=args.drop_after, **kwargs)
     try: _, metrics = fn(**kwargs)
-    except (FileExistsError, ResumeMismatch) as e: parser.error(str(e))   # a run directory in the way: say so, exit 2
+    except (OSError, ResumeMismatch) as e: parser.error(str(e))   # a run directory in the way or out of reach: exit 2
     if is_main_process() and isinstance(metrics, list):                       # several seeds: one line each
         for m in metrics:
             scores = ', '.join(f"{k} {m[k]:.4g}" for k in ('segm_acc', 'ari', 'log_prob') if k in m)
