@@ -212,9 +212,7 @@ def train_ccae(
                      'steps); not part of the config') = False,
         cuda_graph: Arg('capture the whole training step as one CUDA graph (CUDA only; about 12x faster on an '
                         'H200); not part of the config') = False):
-    """Train the CCAE on constellations with a recipe of `CCAE_RECIPES` (loss weights on top of the official ones, then
-    `weights`; its pooling of empty scenes, batch size and number of steps unless given); returns (model, metrics), or
-    with `seeds` (models, [metrics]) in the order of `seeds`."""
+    """Train the CCAE with a recipe of `CCAE_RECIPES` (and `weights` on top); (model, metrics), or per seed with `seeds`."""
     if recipe not in CCAE_RECIPES: raise ValueError(f"recipe must be one of {list(CCAE_RECIPES)}, got {recipe!r}")
     if optimizer not in ('tfrmsprop', 'adam'):
         raise ValueError(f"optimizer must be 'tfrmsprop' or 'adam', got {optimizer!r}")
