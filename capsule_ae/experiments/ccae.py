@@ -212,7 +212,7 @@ def train_ccae(
                      'steps); not part of the config') = False,
         cuda_graph: Arg('capture the whole training step as one CUDA graph (CUDA only; about 12x faster on an '
                         'H200); not part of the config') = False):
-    """Train the CCAE with a recipe of `CCAE_RECIPES` (and `weights` on top); (model, metrics), or per seed with `seeds`."""
+    """Train the CCAE with a recipe of `CCAE_RECIPES`, `weights` on top: (model, metrics), per seed with `seeds`."""
     if recipe not in CCAE_RECIPES: raise ValueError(f"recipe must be one of {list(CCAE_RECIPES)}, got {recipe!r}")
     if optimizer not in ('tfrmsprop', 'adam'):
         raise ValueError(f"optimizer must be 'tfrmsprop' or 'adam', got {optimizer!r}")
