@@ -26,7 +26,7 @@ from ..train.loop import get_device, evaluating
 from ..train.optim import official_rmsprop
 from ..train.harness import (Arg, checks_options, experiment_config, loss_weight, positive, positive_number,
                                       run_experiment, seed_number, untrained_metrics)
-from ..train.runs import (checkpoint_paths, last_evaluations, load_checkpoint, load_final_model,
+from ..train.runs import (RETIRED, checkpoint_paths, last_evaluations, load_checkpoint, load_final_model,
                                    plot_metrics, read_metrics)
 from ..train.distributed import unwrap
 
@@ -200,6 +200,9 @@ def scae_weights(run):
         model, metrics = load_scae_run(run)
         return model, metrics['steps']
     paths = checkpoint_paths(run)
+    if not paths and (run / RETIRED).exists():
+        raise FileNotFoundError(f"{run} is retired: its {RETIRED} keeps the config and step, its weights left the "
+                                "repository (the experiment log gives the command that trains it)")
     if not paths: raise FileNotFoundError(f"{run} holds neither final weights nor a checkpoint")
     state = load_checkpoint(paths[-1])
     model = scae_for(state['config'])
