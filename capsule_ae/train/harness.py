@@ -14,7 +14,7 @@ from typing import NamedTuple
 import torch
 from ..nn.ranks import dist_info
 from .distributed import is_main_process
-from .runs import clear_run, holds_run, latest_checkpoint, save_checkpoint, write_run
+from .runs import check_run_dir, latest_checkpoint, save_checkpoint, write_run
 from .loop import fit, get_device, seed_everything
 
 # %% ../../nbs/80b_experiments.ipynb #c441b78c
@@ -33,11 +33,7 @@ def branch_run(source, out, config, overwrite=False):
     `source` is left as it was."""
     out = Path(out)
     if dist_info()[1] > 1: raise ValueError("branch in one process, then resume the branch under torchrun")
-    if holds_run(out):
-        if not overwrite:
-            raise FileExistsError(f"{out} already holds a run; continue the branch with resume (--resume), "
-                                  "or replace it with overwrite (--overwrite)")
-        clear_run(out)
+    check_run_dir(out, overwrite=overwrite)
     path, state = latest_checkpoint(source)
     if state is None: raise FileNotFoundError(f"cannot branch from {source}: it holds no loadable checkpoint")
     save_checkpoint(out / path.name, {**state, 'config': config})

@@ -7,7 +7,7 @@ __all__ = ['CHECKPOINT_GLOBALS', 'RETIRED', 'RUN_FILES', 'RESUMABLE_CHANGES', 'U
            'save_checkpoint', 'UnsafeCheckpoint', 'load_checkpoint', 'checkpoint_paths', 'no_checkpoint_error',
            'latest_checkpoint', 'MetricsLog', 'read_metrics', 'last_evaluations', 'load_run', 'run_config',
            'retire_checkpoints', 'plot_metrics', 'write_run', 'load_final_model', 'holds_run', 'clear_run',
-           'ResumeMismatch', 'check_resume_config']
+           'ResumeMismatch', 'check_resume_config', 'check_run_dir', 'run_state', 'write_checkpoint', 'restore_run']
 
 # %% ../../nbs/78_runs.ipynb #4a193caa
 import json, os, pickle, random, re, warnings
@@ -237,3 +237,41 @@ def check_resume_config(saved, config, where):
         raise ResumeMismatch(f"cannot resume {where}: it was written with another configuration ({'; '.join(diff)}). "
                                   "Resume with the run's own settings, or start afresh with overwrite (--overwrite).")
 
+
+# %% ../../nbs/78_runs.ipynb #28fededf
+def check_run_dir(out, resume=False, overwrite=False, clear=True):
+    """Refuse a resume without a run directory, resume with overwrite, and a fresh run into an `out` that holds a run;
+    with `overwrite` remove that run's files first (when `clear`: under DDP only rank 0 removes them)."""
+    if resume and out is None: raise ValueError("resume=True needs the run directory `out`")
+    if resume and overwrite: raise ValueError("give resume or overwrite, not both")
+    if out is None or resume or not holds_run(out): return
+    if not overwrite:
+        raise FileExistsError(f"{out} already holds a run; continue it with resume (--resume), or remove its files "
+                              "and start afresh with overwrite (--overwrite)")
+    if clear: clear_run(out)
+
+def run_state(step, seconds, metrics, config, rng, model, optimizer, schedule=None, data=None, rng_ranks=None):
+    """What a checkpoint holds: the step, the training seconds, the last evaluation, the config, the random states
+    (`rng_ranks`: every rank's, under DDP) and the states of the model, the optimizer (or its state dict), the
+    learning-rate schedule and the data stream."""
+    return dict(step=step, seconds=seconds, metrics=metrics, config=config, rng=rng, rng_ranks=rng_ranks,
+                model=model.state_dict(),
+                optimizer=optimizer if isinstance(optimizer, dict) else optimizer.state_dict(),
+                schedule=None if schedule is None else schedule.state_dict(),
+                data=data.state_dict() if hasattr(data, 'state_dict') else None)
+
+def write_checkpoint(out, state, keep=3):
+    "Save the `run_state` as out/ckpt_<step>.pt and remove all but the newest `keep` checkpoints."
+    save_checkpoint(out / f"ckpt_{state['step']:08d}.pt", state)
+    for old in checkpoint_paths(out)[:-keep]: old.unlink()
+
+def restore_run(state, model, optimizer, schedule=None, data=None):
+    """Load a checkpoint's `state` into the model, optimizer, schedule and data stream of a run. A schedule of its own
+    (a branch's, say) sets the next step's learning rate at once."""
+    model.load_state_dict(state['model']); optimizer.load_state_dict(state['optimizer'])
+    if schedule is not None:
+        schedule.load_state_dict(state['schedule'])
+        if hasattr(schedule, 'lr_lambdas'):
+            for group, base, f in zip(optimizer.param_groups, schedule.base_lrs, schedule.lr_lambdas):
+                group['lr'] = base * f(schedule.last_epoch)
+    if hasattr(data, 'load_state_dict') and state.get('data') is not None: data.load_state_dict(state['data'])

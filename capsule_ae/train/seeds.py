@@ -11,11 +11,11 @@ import copy, inspect, time, warnings
 from pathlib import Path
 import torch
 from torch.func import functional_call, grad, stack_module_state, vmap
-from .loop import exact_float32, get_device, seed_everything, to_device, _progress_bar, _scalars
+from ..nn.precision import exact_float32
+from .loop import due, evaluate_quietly, get_device, progress_bar, seed_everything, to_device
 from .harness import branch_run
-from .runs import (MetricsLog, check_resume_config, clear_run, holds_run, latest_checkpoint,
-                                   no_checkpoint_error, checkpoint_paths, rng_state, save_checkpoint, set_rng_state,
-                                   write_run)
+from .runs import (MetricsLog, check_resume_config, check_run_dir, latest_checkpoint, no_checkpoint_error,
+                                   restore_run, rng_state, run_state, write_checkpoint, write_run)
 from ..nn.ranks import dist_info
 
 # %% ../../nbs/81_seeds.ipynb #432ec6b3
@@ -88,141 +88,155 @@ def seed_state(optimizer, s):
 FIT_SEEDS_OPTIONS = ('steps', 'eval_fn', 'eval_every', 'checkpoint_every', 'cuda_graph',
                      'compile', 'schedule')  # of a run's `fit` settings
 
-def _prepare_dirs(outs, resume, overwrite):
-    for out in outs:
-        if not resume and holds_run(out):
-            if not overwrite:
-                raise FileExistsError(f"{out} already holds a run; continue it with resume (--resume), or remove its "
-                                      "files "
-                                                    f"and start afresh with overwrite (--overwrite)")
-            clear_run(out)
-
 def _generator(state, device):
     "A generator on `device` that continues from `state` (a `rng_state()`): the device's own generator state."
     g = torch.Generator(device)
     g.set_state(state['cuda'][device.index or 0] if device.type == 'cuda' else state['torch'])
     return g
 
-def fit_seeds(runs, outs=None, configs=None, resume=False, overwrite=False, device=None, compile=False, progress=True,
-              log_every=10):
-    "Train the S `runs` together (see above); returns each seed's last evaluation, with its step and seconds."
+def _check_settings(runs):
+    "The runs' shared `fit` settings, refusing what training seeds together does not do."
     if dist_info()[1] > 1: raise ValueError("training seeds together runs in one process; launch it without torchrun")
-    if resume and outs is None: raise ValueError("resume=True needs the run directories `outs`")
-    if resume and overwrite: raise ValueError("give resume or overwrite, not both")
-    S, settings = len(runs), runs[0]['fit']
+    settings = runs[0]['fit']
     unsupported = sorted(k for k, v in settings.items() if v and k not in FIT_SEEDS_OPTIONS)
     if unsupported: raise ValueError(f"training seeds together does not support {', '.join(unsupported)}")
     if settings.get('cuda_graph'):
         raise ValueError("training seeds together does not capture CUDA graphs; give cuda_graph=False")
-    steps, eval_every = settings['steps'], settings.get('eval_every')
-    checkpoint_every = settings.get('checkpoint_every')
-    outs = [Path(o) for o in outs] if outs is not None else None
-    configs = configs or [None] * S
-    device = get_device(device)
-    exact_float32(device)
-    if outs: _prepare_dirs(outs, resume, overwrite)
-    models = [r['model'].to(device) for r in runs]
-    rngs = [r['rng'] for r in runs]
-    step, seconds, metrics, resumed = 0, 0.0, [{} for _ in runs], False
-    if resume:
-        found = [latest_checkpoint(o) for o in outs]
-        have = [state is not None for _, state in found]
-        missing = [o for o, h in zip(outs, have) if not h]
+    return settings
+
+class _StackedRun:
+    """S runs trained together between steps (one step, seconds, each seed's metrics and random state) and the jobs
+    that move them on, each as `fit` does it for one run."""
+    def __init__(self, runs, outs, configs, device):
+        self.runs, self.outs, self.configs, self.device = runs, outs, configs, device
+        self.models = [r['model'].to(device) for r in runs]
+        self.rngs = [r['rng'] for r in runs]
+        self.step, self.seconds, self.metrics, self.resumed = 0, 0.0, [{} for _ in runs], False
+        self.schedules = [r['fit'].get('schedule') for r in runs]        # each seed's own, stepped as `fit` steps it
+
+    def resume(self):
+        "Continue every seed from its newest good checkpoint; all must be at one step."
+        found = [latest_checkpoint(o) for o in self.outs]
+        missing = [o for o, (_, state) in zip(self.outs, found) if state is None]
         if missing: raise no_checkpoint_error(missing[0])
         at = sorted({state['step'] for _, state in found})
         if len(at) > 1:
             raise ValueError(f"cannot resume the seeds together: their checkpoints are at steps {at}; resume each "
                              "alone")
-        for run, config, (path, state) in zip(runs, configs, found):
+        for run, config, (path, state) in zip(self.runs, self.configs, found):
             check_resume_config(state.get('config'), config, path)
-            run['model'].load_state_dict(state['model']); run['optimizer'].load_state_dict(state['optimizer'])
-            if run['fit'].get('schedule') is not None: run['fit']['schedule'].load_state_dict(state['schedule'])
-            if hasattr(run['data'], 'load_state_dict') and state.get('data') is not None:
-                run['data'].load_state_dict(state['data'])
-        rngs = [state['rng'] for _, state in found]
-        step, seconds, metrics, resumed = at[0], found[0][1]['seconds'], [state.get('metrics',
-                                                                                    {}) for _, state in found], True
-    stack = SeedStack(models)
-    optimizer = stacked_optimizer(runs[0]['optimizer'], list(stack.params.values()))
-    if resumed: load_seed_states(optimizer, [r['optimizer'].state_dict() for r in runs])
-    schedules = [r['fit'].get('schedule') for r in runs]             # each seed's own, stepped as `fit` steps it
-    def follow_schedules():                          # the stacked optimizer takes the seeds' (equal) learning rate
-        if schedules[0] is None: return
-        lrs = {s.optimizer.param_groups[0]['lr'] for s in schedules}
-        if len(lrs) > 1: raise ValueError(f"seeds trained together need one learning rate; their schedules give {lrs}")
-        optimizer.param_groups[0]['lr'] = lrs.pop()
-    follow_schedules()
-    generators = [_generator(state, device) for state in rngs]
-    logs = [MetricsLog(o / 'metrics.jsonl', resume_step=step if resume else None) for o in outs] if outs else None
-    step_fn = stacked_step(stack.base, runs[0]['loss_fn'])
-    if compile: step_fn = torch.compile(step_fn, dynamic=False)   # a graph per batch shape, as in fit
+            restore_run(state, run['model'], run['optimizer'], run['fit'].get('schedule'), run['data'])
+        self.rngs = [state['rng'] for _, state in found]
+        self.step, self.seconds, self.resumed = at[0], found[0][1]['seconds'], True
+        self.metrics = [state.get('metrics', {}) for _, state in found]
 
-    def rng_of(s):                                      # seed s's random state, as its single run would hold it
-        state = dict(rngs[s])
-        if device.type == 'cuda':
-            state['cuda'] = list(state['cuda']); state['cuda'][device.index or 0] = generators[s].get_state()
-        else: state['torch'] = generators[s].get_state()
+    def stack_up(self, compile, log_every):
+        "Stack the seeds' parameters and optimizer states, their generators and logs, and build the vectorised step."
+        self.stack = SeedStack(self.models)
+        self.optimizer = stacked_optimizer(self.runs[0]['optimizer'], list(self.stack.params.values()))
+        if self.resumed: load_seed_states(self.optimizer, [r['optimizer'].state_dict() for r in self.runs])
+        self.follow_schedules()
+        self.generators = [_generator(state, self.device) for state in self.rngs]
+        self.logs = [MetricsLog(o / 'metrics.jsonl', resume_step=self.step if self.resumed else None)
+                     for o in self.outs] if self.outs else None
+        self.step_fn = stacked_step(self.stack.base, self.runs[0]['loss_fn'])
+        if compile: self.step_fn = torch.compile(self.step_fn, dynamic=False)   # a graph per batch shape, as in fit
+        self.log_every = log_every
+
+    def follow_schedules(self):
+        "The stacked optimizer takes the seeds' (equal) learning rate."
+        if self.schedules[0] is None: return
+        lrs = {s.optimizer.param_groups[0]['lr'] for s in self.schedules}
+        if len(lrs) > 1: raise ValueError(f"seeds trained together need one learning rate; their schedules give {lrs}")
+        self.optimizer.param_groups[0]['lr'] = lrs.pop()
+
+    def rng_of(self, s):
+        "Seed s's random state, as its single run would hold it."
+        state = dict(self.rngs[s]); g = self.generators[s].get_state()
+        if self.device.type == 'cuda': state['cuda'] = list(state['cuda']); state['cuda'][self.device.index or 0] = g
+        else: state['torch'] = g
         return state
 
-    def checkpoint():
-        stack.sync()
-        for s, (run, out) in enumerate(zip(runs, outs)):
-            state = dict(step=step, seconds=seconds, metrics=metrics[s], config=configs[s], rng=rng_of(s),
-                         rng_ranks=None,
-                         model=run['model'].state_dict(), optimizer=seed_state(optimizer, s),
-                         schedule=None if schedules[s] is None else schedules[s].state_dict(),
-                         data=run['data'].state_dict() if hasattr(run['data'], 'state_dict') else None)
-            save_checkpoint(out / f'ckpt_{step:08d}.pt', state)
-            for old in checkpoint_paths(out)[:-3]: old.unlink()
+    def checkpoint(self):
+        "Each seed's checkpoint, as its single run writes it."
+        self.stack.sync()
+        for s, (run, out) in enumerate(zip(self.runs, self.outs)):
+            state = run_state(self.step, self.seconds, self.metrics[s], self.configs[s], self.rng_of(s), run['model'],
+                              seed_state(self.optimizer, s), self.schedules[s], run['data'])
+            write_checkpoint(out, state)
 
-    def evaluate(s):                                    # as `fit` (from the seed's random state, restored after)
-        saved, model = rng_state(), runs[s]['model']
-        set_rng_state(rng_of(s)); model.eval()
+    def evaluate(self):
+        "Each seed's evaluation from its own random state, as `fit` evaluates, logged."
+        self.stack.sync()
+        for s, run in enumerate(self.runs):
+            self.metrics[s] = evaluate_quietly(run['model'], run['fit']['eval_fn'], rng=self.rng_of(s))
+            if self.logs: self.logs[s].log(self.step, 'eval', self.metrics[s])
+
+    def next_batch(self, s):
+        "Seed s's next batch; a finite dataset starts its next epoch."
+        try: return next(self.iterators[s])
+        except StopIteration: self.iterators[s] = iter(self.runs[s]['data']); return next(self.iterators[s])
+
+    def advance(self):
+        "One vectorised step of every seed; a non-finite loss in any seed stops the run before the update."
+        batches = [to_device(self.next_batch(s), self.device) for s in range(len(self.runs))]
+        random = [r['random'](g, b) if 'random' in r else {} for r, g, b in zip(self.runs, self.generators, batches)]
+        grads, losses = self.step_fn(self.stack.params, self.stack.buffers, stack_trees(batches), stack_trees(random))
+        finite = torch.isfinite(losses['loss'])
+        if not finite.all():
+            bad = [self.configs[s]['seed'] if self.configs[s] else s for s in (~finite).nonzero()[:, 0].tolist()]
+            raise FloatingPointError(f"loss is not finite at step {self.step + 1} for seed(s) {bad}; the checkpoints "
+                                     "are intact")
+        for k, p in self.stack.params.items(): p.grad = grads[k]
+        self.optimizer.step()
+        if self.schedules[0] is not None:
+            with warnings.catch_warnings():          # the seeds' own optimizers never step: the stacked one does
+                warnings.filterwarnings('ignore', 'Detected call of `lr_scheduler.step\\(\\)` before')
+                for s in self.schedules: s.step()
+            self.follow_schedules()
+        return losses
+
+    def record(self, losses, bar):
+        "Each seed's losses in its own log, and their mean on the progress bar."
+        values = {k: v.detach().float().cpu() for k, v in losses.items()}
+        for s, log in enumerate(self.logs):
+            log.log(self.step, 'train', {**{k: v[s].item() for k, v in values.items()},
+                                         'lr': self.optimizer.param_groups[0]['lr'], 'seconds': self.seconds})
+        bar.set_postfix(loss=f"{values['loss'].mean().item():.4f}", refresh=False)
+
+    def train(self, settings, progress):
+        "Train to the runs' `steps`, evaluating and checkpointing on their cadences and at the end."
+        steps = settings['steps']
+        bar = progress_bar(steps, self.step, progress)
+        self.iterators = [iter(r['data']) for r in self.runs]     # after a resume has restored the streams
+        for m in self.models: m.train()
         try:
-            with torch.no_grad(): m = _scalars(runs[s]['fit']['eval_fn'](model))
-        finally: model.train(); set_rng_state(saved)
-        if logs: logs[s].log(step, 'eval', m)
-        return m
+            while self.step < steps:
+                t0 = time.perf_counter()
+                losses = self.advance()
+                self.step += 1; self.seconds += time.perf_counter() - t0
+                bar.update(1)
+                if self.logs and due(self.step, self.log_every, steps): self.record(losses, bar)
+                if settings.get('eval_fn') is not None and due(self.step, settings.get('eval_every'), steps):
+                    self.evaluate()
+                if self.outs and due(self.step, settings.get('checkpoint_every'), steps): self.checkpoint()
+        finally: bar.close()
+        self.stack.sync()
 
-    iterators = [iter(r['data']) for r in runs]
-    def next_batch(s):
-        try: return next(iterators[s])
-        except StopIteration: iterators[s] = iter(runs[s]['data']); return next(iterators[s])
-
-    bar = _progress_bar(steps, step, progress)
-    for m in models: m.train()
-    try:
-        while step < steps:
-            t0 = time.perf_counter()
-            batches = [to_device(next_batch(s), device) for s in range(S)]
-            random = [r['random'](g, b) if 'random' in r else {} for r, g, b in zip(runs, generators, batches)]
-            grads, losses = step_fn(stack.params, stack.buffers, stack_trees(batches), stack_trees(random))
-            finite = torch.isfinite(losses['loss'])
-            if not finite.all():
-                bad = [configs[s]['seed'] if configs[s] else s for s in (~finite).nonzero()[:, 0].tolist()]
-                raise FloatingPointError(f"loss is not finite at step {step + 1} for seed(s) {bad}; the checkpoints "
-                                         "are intact")
-            for k, p in stack.params.items(): p.grad = grads[k]
-            optimizer.step()
-            if schedules[0] is not None:
-                with warnings.catch_warnings():      # the seeds' own optimizers never step: the stacked one does
-                    warnings.filterwarnings('ignore', 'Detected call of `lr_scheduler.step\\(\\)` before')
-                    for s in schedules: s.step()
-                follow_schedules()
-            step += 1; seconds += time.perf_counter() - t0
-            bar.update(1)
-            if logs and (log_every and step % log_every == 0 or step == steps):
-                values = {k: v.detach().float().cpu() for k, v in losses.items()}
-                for s, log in enumerate(logs):
-                    log.log(step, 'train', {**{k: v[s].item() for k, v in values.items()},
-                                            'lr': optimizer.param_groups[0]['lr'], 'seconds': seconds})
-                bar.set_postfix(loss=f"{values['loss'].mean().item():.4f}", refresh=False)
-            if settings.get('eval_fn') is not None and ((eval_every and step % eval_every == 0) or step == steps):
-                stack.sync(); metrics = [evaluate(s) for s in range(S)]
-            if outs and ((checkpoint_every and step % checkpoint_every == 0) or step == steps): checkpoint()
-    finally: bar.close()
-    stack.sync()
-    return [{'step': step, 'seconds': seconds, **m} for m in metrics]
+def fit_seeds(runs, outs=None, configs=None, resume=False, overwrite=False, device=None, compile=False, progress=True,
+              log_every=10):
+    "Train the S `runs` together (see above); returns each seed's last evaluation, with its step and seconds."
+    settings = _check_settings(runs)
+    if resume and outs is None: raise ValueError("resume=True needs the run directories `outs`")
+    outs = [Path(o) for o in outs] if outs is not None else None
+    device = get_device(device)
+    exact_float32(device)
+    for out in outs or []: check_run_dir(out, resume, overwrite)
+    run = _StackedRun(runs, outs, configs or [None] * len(runs), device)
+    if resume: run.resume()
+    run.stack_up(compile, log_every)
+    run.train(settings, progress)
+    return [{'step': run.step, 'seconds': run.seconds, **m} for m in run.metrics]
 
 # %% ../../nbs/81_seeds.ipynb #dd167b45
 def seed_dirs(out, seeds):
