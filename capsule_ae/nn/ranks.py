@@ -42,7 +42,7 @@ def global_batch_size(B):
     "The global batch size when this process holds a slice of `B` examples."
     return B * world_size()
 
-# %% ../../nbs/78b_ranks.ipynb #e933f05e
+# %% ../../nbs/78b_ranks.ipynb #36afe146
 def rank_seed(rank):
     "A torch seed for rank `rank` > 0 derived from the run's seed, so each process draws its own noise."
     return int(np.random.SeedSequence([torch.initial_seed() % 2 ** 63, rank]).generate_state(1, np.uint64)[0] % 2 ** 63)

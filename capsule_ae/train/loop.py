@@ -15,8 +15,9 @@ from tqdm.auto import tqdm
 from .distributed import agree, shard
 from ..nn.precision import exact_float32
 from ..nn.ranks import dist_info, rank_seed
-from .runs import (MetricsLog, check_resume_config, check_run_dir, latest_checkpoint, no_checkpoint_error,
-                                   restore_run, rng_state, run_state, set_rng_state, write_checkpoint)
+from .runs import (RUN_STATE_KEYS, MetricsLog, check_resume_config, check_run_dir, latest_checkpoint,
+                                   no_checkpoint_error, restore_run, rng_state, run_state, set_rng_state,
+                                   write_checkpoint)
 
 
 # %% ../../nbs/80_training.ipynb #5c9702d5
@@ -53,7 +54,7 @@ def evaluating(model):
     try: yield model
     finally: model.train(was_training)
 
-# %% ../../nbs/80_training.ipynb #04d1799c
+# %% ../../nbs/80_training.ipynb #6f408dea
 def scalars(d):
     "The values of `d` (tensors or numbers) as Python floats."
     return {k: (v.detach().float().item() if isinstance(v, torch.Tensor) else float(v)) for k, v in d.items()}
@@ -79,12 +80,12 @@ def evaluate_quietly(model, eval_fn, rng=None, amp_device=None):
         with evaluating(model), torch.no_grad(), autocast: return scalars(eval_fn(model))
     finally: set_rng_state(saved)
 
-# %% ../../nbs/80_training.ipynb #be970511
+# %% ../../nbs/80_training.ipynb #e9940a8b
 def graph_step(step_fn, optimizer, batches):
     """Capture one training step, `step_fn(batch)` (forward, backward, optimizer step; returns loss tensors), as a CUDA
     graph: warm up eagerly on a side stream on all `batches` (one shape) but the last, capture with the last as input.
     Returns (graph, static, losses): copy a batch into `static`, `graph.replay()` trains on it (the first replay on the
-    last batch) and refreshes `losses`; gradients are None before the capture, so each replay writes `.grad` in place."""
+    last batch) and refreshes `losses`; gradients are None before the capture: each replay writes `.grad` in place."""
     static = batches[0]
     side = torch.cuda.Stream(); side.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(side):
@@ -115,7 +116,7 @@ def graph_replayer(step_fn, optimizer, batches):
     def replay(batch): _copy_into(static, batch); graph.replay()
     return replay
 
-# %% ../../nbs/80_training.ipynb #60ccc0ec
+# %% ../../nbs/80_training.ipynb #7b033538
 class _FitRun:
     """One `fit` run between steps (step, seconds, last metrics) and the jobs that move it on: resume, train a step,
     log, evaluate, checkpoint. Under DDP every rank holds one; rank 0 writes."""
@@ -124,15 +125,14 @@ class _FitRun:
         self.model, self.loss_fn, self.data, self.optimizer, self.schedule = model, loss_fn, data, optimizer, schedule
         self.device, self.out, self.config, self.eval_fn = device, out, config, eval_fn
         self.amp, self.clip, self.cuda_graph, self.keep = amp, clip, cuda_graph, keep
-        self.rank, self.world, _ = dist_info()
-        self.main = self.rank == 0
+        self.rank, self.world, _ = dist_info(); self.main = self.rank == 0
         self.step, self.seconds, self.metrics, self.resumed = 0, 0.0, {}, False
         self.net, self.log, self.batches, self.running = model, None, None, None
         self.graph, self.static, self.losses = None, None, None                 # a CUDA graph run's capture
 
     def resume(self):
         "Continue from the newest good checkpoint in `out`, each rank from its own random state."
-        path, state = latest_checkpoint(self.out)
+        path, state = latest_checkpoint(self.out, required=RUN_STATE_KEYS)
         if state is None: raise no_checkpoint_error(self.out)
         check_resume_config(state.get('config'), self.config, path)
         restore_run(state, self.model, self.optimizer, self.schedule, self.data)
@@ -249,7 +249,7 @@ class _FitRun:
                 if self.out and due(self.step, checkpoint_every, steps): self.checkpoint()
         finally: bar.close()
 
-# %% ../../nbs/80_training.ipynb #35cc1937
+# %% ../../nbs/80_training.ipynb #e1533fd2
 def fit(model, loss_fn, data, optimizer, steps=None,
         epochs=None,          # instead of steps: passes over `data`, which must have a len()
         schedule=None,        # a torch learning-rate scheduler, stepped once per step

@@ -14,8 +14,8 @@ from torch.func import functional_call, grad, stack_module_state, vmap
 from ..nn.precision import exact_float32
 from .loop import due, evaluate_quietly, get_device, progress_bar, seed_everything, to_device
 from .harness import branch_run
-from .runs import (MetricsLog, check_resume_config, check_run_dir, latest_checkpoint, no_checkpoint_error,
-                                   restore_run, rng_state, run_state, write_checkpoint, write_run)
+from .runs import (RUN_STATE_KEYS, MetricsLog, check_resume_config, check_run_dir, latest_checkpoint,
+                                   no_checkpoint_error, restore_run, rng_state, run_state, write_checkpoint, write_run)
 from ..nn.ranks import dist_info
 
 # %% ../../nbs/81_seeds.ipynb #432ec6b3
@@ -116,7 +116,7 @@ class _StackedRun:
 
     def resume(self):
         "Continue every seed from its newest good checkpoint; all must be at one step."
-        found = [latest_checkpoint(o) for o in self.outs]
+        found = [latest_checkpoint(o, required=RUN_STATE_KEYS) for o in self.outs]
         missing = [o for o, (_, state) in zip(self.outs, found) if state is None]
         if missing: raise no_checkpoint_error(missing[0])
         at = sorted({state['step'] for _, state in found})
