@@ -10,6 +10,7 @@ __all__ = ['UNMATCHED', 'LAST_KEYS', 'CCAE_RECIPES', 'segmentation_diagnostics',
 # %% ../../nbs/13_ccae_training.ipynb #d37ada03
 import itertools, json
 from functools import partial
+from types import SimpleNamespace
 from pathlib import Path
 import numpy as np
 import torch
@@ -20,9 +21,9 @@ from ..data.constellation import (ConstellationStream, Constellations, held_out_
 from .metrics import (adjusted_rand_index, best_matching, count_matrices, kmeans_batched,
                                             segmentation_accuracy)
 from ..train.loop import evaluating
-from ..train.optim import official_rmsprop
-from ..train.harness import (Arg, checks_options, experiment_config, loss_weight, positive, positive_number,
-                                      run_experiment, seed_list, seed_number, untrained_metrics)
+from ..train.optim import OPTIMIZERS, make_optimizer
+from ..train.harness import (Arg, checks_options, default_eval_every, experiment_config, loss_weight,
+                                      positive, positive_number, run_experiment, seed_list, seed_number, untrained_metrics)
 from ..train.runs import checkpoint_paths, last_evaluations, load_checkpoint, load_final_model, read_metrics
 from ..train.seeds import run_seeds, seed_dirs
 from ..nn.precision import PRECISIONS
@@ -181,7 +182,7 @@ def train_ccae(
         lr: Arg('learning rate', positive_number) = 1e-4,
         lr_drop_at: Arg("the step after which the learning rate is a tenth of --lr; 0: constant, as the official run "
                         "(default: the recipe's)", int) = None,
-        optimizer: Arg('TF1-style RMSProp, as the official run, or Adam', choices=('tfrmsprop', 'adam')) = 'tfrmsprop',
+        optimizer: Arg('TF1-style RMSProp, as the official run, or Adam', choices=OPTIMIZERS) = 'tfrmsprop',
         n_held_out: Arg('held-out constellations for the final metrics', positive, flag='--held-out') = 10_000,
         eval_every: Arg('steps between evaluations on 1,000 held-out examples (default: 20 per run)', positive) = None,
         checkpoint_every: Arg('steps between checkpoints', positive) = 2_000,
@@ -214,8 +215,7 @@ def train_ccae(
                         'H200); not part of the config') = False):
     """Train the CCAE with a recipe of `CCAE_RECIPES`, `weights` on top: (model, metrics), per seed with `seeds`."""
     if recipe not in CCAE_RECIPES: raise ValueError(f"recipe must be one of {list(CCAE_RECIPES)}, got {recipe!r}")
-    if optimizer not in ('tfrmsprop', 'adam'):
-        raise ValueError(f"optimizer must be 'tfrmsprop' or 'adam', got {optimizer!r}")
+    if optimizer not in OPTIMIZERS: raise ValueError(f"optimizer must be one of {OPTIMIZERS}, got {optimizer!r}")
     steps, batch_size = steps or CCAE_RECIPES[recipe]['steps'], batch_size or CCAE_RECIPES[recipe]['batch_size']
     if lr_drop_at is None: lr_drop_at = CCAE_RECIPES[recipe]['lr_drop_at']
     if lr_drop_at < 0: raise ValueError(f"lr_drop_at must be a step (0: no drop), got {lr_drop_at}")
@@ -234,45 +234,44 @@ def train_ccae(
     return run_seeds(build, [{**config, 'seed': s} for s in seeds], seed_dirs(out, seeds), resume, overwrite, device,
                      progress, compile, sources=seed_dirs(branch_from, seeds))
 
-def _build_ccae(device, steps, seed, batch_size, lr, optimizer, n_held_out, eval_every, checkpoint_every, init, prior,
-                recipe, weights, empty_pool=None, precision='fp32', branch_from=None, lr_drop_at=0, cuda_graph=False,
-                compile=False, out=None, template_init=None, template_lr=1.):
-    empty_pool = empty_pool or CCAE_RECIPES[recipe]['empty_pool']
-    model = CCAE(init=init, empty_pool=empty_pool, precision=precision, template_init=template_init)
-    loss_weights = {**CCAE_RECIPES[recipe]['weights'], **(weights or {})}
-    params = model.parameters() if template_lr == 1 else [                    # the templates in a group of their own
+def _build_ccae(device, cuda_graph=False, compile=False, out=None, **config):
+    c = SimpleNamespace(**config)                                   # the run's config, as `train_ccae` records it
+    empty_pool = c.empty_pool or CCAE_RECIPES[c.recipe]['empty_pool']
+    model = CCAE(init=c.init, empty_pool=empty_pool, precision=c.precision, template_init=c.template_init)
+    loss_weights = {**CCAE_RECIPES[c.recipe]['weights'], **(c.weights or {})}
+    params = model.parameters() if c.template_lr == 1 else [                  # the templates in a group of their own
         {'params': [p for n, p in model.named_parameters() if n != 'layer.OP_static']},
-        {'params': [model.layer.OP_static], 'lr': lr * template_lr}]
-    if optimizer == 'tfrmsprop': opt = official_rmsprop(params, lr, batch_size)
-    else: opt = torch.optim.Adam(params, lr=lr, capturable=cuda_graph)
-    drop = lambda t: 0.1 if t >= lr_drop_at else 1.                  # step t + 1 takes lr * drop(t), t steps done
-    schedule = torch.optim.lr_scheduler.LambdaLR(opt, drop) if lr_drop_at else None
-    held = held_out_constellations(n_held_out)
+        {'params': [model.layer.OP_static], 'lr': c.lr * c.template_lr}]
+    opt = make_optimizer(c.optimizer, params, c.lr, c.batch_size, capturable=cuda_graph)
+    drop = lambda t: 0.1 if t >= c.lr_drop_at else 1.                # step t + 1 takes lr * drop(t), t steps done
+    schedule = torch.optim.lr_scheduler.LambdaLR(opt, drop) if c.lr_drop_at else None
+    held = held_out_constellations(c.n_held_out)
     monitor = Constellations(*(t[:1000] for t in held))
     evals = []
     def eval_fn(m): evals.append(evaluate_ccae(m, monitor)); return evals[-1]
     def report(model, result):
         nonlocal evals
         if out is not None: evals = [r for r in read_metrics(out) if r['split'] == 'eval']   # across resumes too
-        fresh = lambda: CCAE(init=init, empty_pool=empty_pool, template_init=template_init).to(device)
-        untrained = untrained_metrics(fresh, lambda m: evaluate_ccae(m, held), seed)
+        fresh = lambda: CCAE(init=c.init, empty_pool=empty_pool, template_init=c.template_init).to(device)
+        untrained = untrained_metrics(fresh, lambda m: evaluate_ccae(m, held), c.seed)
         metrics = {**evaluate_ccae(model, held), 'noise_at_eval': False, **last_evaluations(evals, LAST_KEYS),
                    **untrained,
                    **{f'{k}_noisy': v for k, v in evaluate_ccae(model, held, noise=True).items()},
-                   **kmeans_baseline(held), 'n_held_out': n_held_out}
+                   **kmeans_baseline(held), 'n_held_out': c.n_held_out}
         def figures(metrics):
             fig = plot_ccae(model, held)
             fig.suptitle(f"held-out constellations after {metrics['steps']} steps: segmentation accuracy "
                          f"{metrics['segm_acc']:.3f} (k-means {metrics['kmeans_segm_acc']:.3f})", y=1.02)
             return {'constellations': fig, 'curves': plot_ccae_curves(out)}
         return metrics, figures
-    return dict(model=model, loss_fn=partial(ccae_loss, prior=prior, weights=loss_weights),
-                data=ConstellationStream(batch_size, seed=seed),
+    return dict(model=model, loss_fn=partial(ccae_loss, prior=c.prior, weights=loss_weights),
+                data=ConstellationStream(c.batch_size, seed=c.seed),
                 optimizer=opt, report=report,
                 random=lambda g, batch: {'noise': model.layer.noise_draws(batch.corners.shape[0], g,
                                                                           device=batch.corners.device)},
-                fit=dict(steps=steps, schedule=schedule, eval_fn=eval_fn, eval_every=eval_every or max(steps // 20, 1),
-                         checkpoint_every=checkpoint_every, cuda_graph=cuda_graph, compile=compile))
+                fit=dict(steps=c.steps, schedule=schedule, eval_fn=eval_fn,
+                         eval_every=c.eval_every or default_eval_every(c.steps), checkpoint_every=c.checkpoint_every,
+                         cuda_graph=cuda_graph, compile=compile))
 
 # %% ../../nbs/13_ccae_training.ipynb #13f38669
 def ccae_for(config):

@@ -16,8 +16,8 @@ from ..nn.attention import SetTransformer
 from ..nn.gmm import GaussianMixture
 from .metrics import adjusted_rand_index
 from ..train.loop import evaluating
-from ..train.harness import (Arg, checks_options, experiment_config, positive, positive_number,
-                                      run_experiment, seed_number)
+from ..train.harness import (Arg, checks_options, default_eval_every, experiment_config, positive,
+                                      positive_number, run_experiment, seed_number)
 from ..train.runs import read_metrics
 from ..pretrained import keeps_config
 
@@ -191,7 +191,7 @@ def _build_clustering(device, steps, seed, protocol, lr, decay_at, num_inds, dim
     return dict(model=model, loss_fn=clustering_loss, data=MoGSets(batch_size=batch_size, n_range=n_range, seed=seed),
                 optimizer=opt, report=report,
                 fit=dict(steps=steps, schedule=sched, eval_fn=lambda m: evaluate_clustering(m, sets, device),
-                         eval_every=eval_every or max(steps // 20, 1), checkpoint_every=checkpoint_every, clip=clip))
+                         eval_every=eval_every or default_eval_every(steps), checkpoint_every=checkpoint_every, clip=clip))
 
 
 # %% ../../nbs/09_clustering.ipynb #1a8c6dcf

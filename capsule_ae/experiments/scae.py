@@ -5,11 +5,12 @@
 # %% auto #0
 __all__ = ['SCAE_OPTIMIZERS', 'LAST_KEYS', 'PROBED_LAYERS', 'scae_loss', 'matching_accuracy', 'lin_match', 'lin_pred',
            'scae_features', 'evaluate_scae', 'train_scae', 'eval_canvases', 'scae_for', 'load_scae_run', 'scae_weights',
-           'digit_profiles', 'plot_capsules', 'layer_probes', 'shared_capsules']
+           'digit_profiles', 'plot_capsules', 'layer_probes', 'shared_capsules', 'plateau_marks', 'count_profiles']
 
 # %% ../../nbs/17_scae_training.ipynb #68c7ac27
 import json
 from functools import partial
+from types import SimpleNamespace
 from pathlib import Path
 import numpy as np
 import torch
@@ -23,9 +24,9 @@ from ..nn.precision import PRECISIONS, resolve_precision
 from ..nn.capsule_layer import PRESENCE_ATTENTION
 from ..models.ocae import MIXTURES
 from ..train.loop import get_device, evaluating
-from ..train.optim import official_rmsprop
-from ..train.harness import (Arg, checks_options, experiment_config, loss_weight, positive, positive_number,
-                                      run_experiment, seed_number, untrained_metrics)
+from ..train.optim import OPTIMIZERS, make_optimizer
+from ..train.harness import (Arg, checks_options, default_eval_every, experiment_config, loss_weight,
+                                      positive, positive_number, run_experiment, seed_number, untrained_metrics)
 from ..train.runs import (RETIRED, checkpoint_paths, last_evaluations, load_checkpoint, load_final_model,
                                    plot_metrics, read_metrics)
 from ..train.distributed import unwrap
@@ -90,7 +91,7 @@ def evaluate_scae(model, train_batches, test_batches, n_train=None, n_test=None,
     return metrics
 
 # %% ../../nbs/17_scae_training.ipynb #88f16909
-SCAE_OPTIMIZERS = ('tfrmsprop', 'adam')
+SCAE_OPTIMIZERS = OPTIMIZERS                                     # the choice every experiment offers
 
 @checks_options
 def train_scae(
@@ -147,37 +148,36 @@ def eval_canvases(train_ds, test_ds, seed, device=None):
     return (MNISTBatches(train_ds, 500, shuffle=False, canvas=40, seed=seed + 1, device=device),
             MNISTBatches(test_ds, 500, shuffle=False, canvas=40, seed=seed + 2, device=device))
 
-def _build_scae(device, steps, seed, batch_size, lr, optimizer, warmup, weights, within, pooling, presence_attention,
-                mixture, n_parts, n_caps, n_eval_train, n_eval_test, n_final_train, n_final_test, precision, compile,
-                eval_every, checkpoint_every, branch_from=None, root=None, out=None):
+def _build_scae(device, root=None, out=None, **config):
+    c = SimpleNamespace(**config)                                   # the run's config, as `train_scae` records it
     train_ds, test_ds = mnist_datasets(root)
-    data = MNISTBatches(train_ds, batch_size, canvas=40, seed=seed, device=device)
-    make = lambda: SCAE(n_parts, n_caps, pooling=pooling, presence_attention=presence_attention, mixture=mixture,
-                        precision=precision)
+    data = MNISTBatches(train_ds, c.batch_size, canvas=40, seed=c.seed, device=device)
+    make = lambda: SCAE(c.n_parts, c.n_caps, pooling=c.pooling, presence_attention=c.presence_attention,
+                        mixture=c.mixture, precision=c.precision)
     model = make()
-    if optimizer == 'tfrmsprop': opt = official_rmsprop(model.parameters(), lr, batch_size)
-    else: opt = torch.optim.Adam(model.parameters(), lr=lr)
-    rise = lambda t: min((t + 1) / warmup, 1.)                         # step t + 1 takes lr * rise(t), t steps done
-    schedule = torch.optim.lr_scheduler.LambdaLR(opt, rise) if warmup else None
+    opt = make_optimizer(c.optimizer, model.parameters(), c.lr, c.batch_size)
+    rise = lambda t: min((t + 1) / c.warmup, 1.)                     # step t + 1 takes lr * rise(t), t steps done
+    schedule = torch.optim.lr_scheduler.LambdaLR(opt, rise) if c.warmup else None
     def evaluate(m, n_train, n_test):
-        return evaluate_scae(m, *eval_canvases(train_ds, test_ds, seed, device), n_train, n_test, seed=seed)
+        return evaluate_scae(m, *eval_canvases(train_ds, test_ds, c.seed, device), n_train, n_test, seed=c.seed)
     def report(model, result):
         evals = [r for r in read_metrics(out) if r['split'] == 'eval'] if out is not None else []
-        untrained = untrained_metrics(lambda: make().to(device), lambda m: evaluate(m, n_eval_train, n_eval_test), seed)
+        untrained = untrained_metrics(lambda: make().to(device), lambda m: evaluate(m, c.n_eval_train, c.n_eval_test),
+                                      c.seed)
         kept = ('untrained_lin_', 'untrained_rec_ll', 'untrained_log_prob')
         untrained = {k: v for k, v in untrained.items() if k.startswith(kept)}
-        metrics = {**evaluate(model, n_final_train, n_final_test), **last_evaluations(evals, LAST_KEYS), **untrained,
+        metrics = {**evaluate(model, c.n_final_train, c.n_final_test), **last_evaluations(evals, LAST_KEYS), **untrained,
                    'noise_at_eval': True}
         def figures(metrics):
-            x, y = next(iter(eval_canvases(train_ds, test_ds, seed, device)[1]))
+            x, y = next(iter(eval_canvases(train_ds, test_ds, c.seed, device)[1]))
             return {'parts': plot_parts(model.pcae, x), 'capsules': plot_capsules(model, x, y),
                     'curves': plot_metrics(out, keys=['loss', 'rec_ll', 'log_prob', 'lin_match_prior'])[0].figure}
         return metrics, figures
-    return dict(model=model, loss_fn=partial(scae_loss, weights=weights, within=within), data=data, optimizer=opt,
-                report=report, fit=dict(steps=steps, schedule=schedule,
-                                        eval_fn=lambda m: evaluate(m, n_eval_train, n_eval_test),
-                                        eval_every=eval_every or max(steps // 20, 1), checkpoint_every=checkpoint_every,
-                                        compile=compile))
+    return dict(model=model, loss_fn=partial(scae_loss, weights=c.weights, within=c.within), data=data, optimizer=opt,
+                report=report, fit=dict(steps=c.steps, schedule=schedule,
+                                        eval_fn=lambda m: evaluate(m, c.n_eval_train, c.n_eval_test),
+                                        eval_every=c.eval_every or default_eval_every(c.steps),
+                                        checkpoint_every=c.checkpoint_every, compile=c.compile))
 
 
 # %% ../../nbs/17_scae_training.ipynb #19bcd858
@@ -255,3 +255,22 @@ def shared_capsules(profiles):
     "Cosine similarity [n, n] of the digits' capsule profiles [n, K]: 1 for the same capsules in the same proportions."
     p = torch.nn.functional.normalize(torch.as_tensor(profiles, dtype=torch.float64), dim=1)    # (n, K)
     return p @ p.T
+
+# %% ../../nbs/17_scae_training.ipynb #b76f4790
+def plateau_marks(evals, fall=0.8, found=0.4):
+    """The evaluations (or None) at which log p(parts) first falls below `fall` times its highest value so far, and at
+    which LIN-MATCH first passes `found`."""
+    peak, drop, cross = -np.inf, None, None
+    for e in evals:
+        peak = max(peak, e['log_prob'])
+        if drop is None and e['log_prob'] < fall * peak: drop = e
+        if cross is None and e['lin_match_prior'] > found: cross = e
+    return drop, cross
+
+def count_profiles(counts):
+    """{(run, step): (cosine of the capsule profiles of digits 4 and 9, capsules lit)} from the records of
+    `tools/scae_part_presence.py` that carry `class_presence`; a capsule is lit when its mean presence passes 0.5 for
+    some digit."""
+    return {(r['run'], r['step']): (shared_capsules(torch.tensor(r['class_presence']))[4, 9].item(),
+                                    int((torch.tensor(r['class_presence']) > 0.5).any(0).sum()))
+            for r in counts if 'class_presence' in r}
