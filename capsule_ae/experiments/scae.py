@@ -256,7 +256,7 @@ def shared_capsules(profiles):
     p = torch.nn.functional.normalize(torch.as_tensor(profiles, dtype=torch.float64), dim=1)    # (n, K)
     return p @ p.T
 
-# %% ../../nbs/17_scae_training.ipynb #b76f4790
+# %% ../../nbs/17_scae_training.ipynb #30fa0db9
 def plateau_marks(evals, fall=0.8, found=0.4):
     """The evaluations (or None) at which log p(parts) first falls below `fall` times its highest value so far, and at
     which LIN-MATCH first passes `found`."""

@@ -45,7 +45,7 @@ def official_rmsprop(params, lr, batch_size):
     "TF1 RMSProp as the official CCAE and SCAE runs set it: decay 0.9, momentum 0.9, epsilon 1e-2 / batch_size^2."
     return TFRMSprop(params, lr=lr, decay=0.9, momentum=0.9, eps=1e-2 / batch_size ** 2)
 
-# %% ../../nbs/77_optim.ipynb #851f072f
+# %% ../../nbs/77_optim.ipynb #b8bf51b7
 OPTIMIZERS = ('tfrmsprop', 'adam')
 
 def make_optimizer(name, params, lr, batch_size, capturable=False):
