@@ -12,7 +12,7 @@ import torch
 from torch import nn
 import torch.nn.functional as F
 from ..nn.precision import check_precision, low_precision
-from ..nn.checks import checks_values, check_finite
+from ..nn.checks import checks_values, check_finite, check_dtype
 from ..nn.routing import squash, capsule_length, dynamic_routing
 from ..pretrained import keeps_config
 
@@ -111,9 +111,7 @@ class CapsNet(nn.Module):
             raise ValueError(f"CapsNet expects images [B, {', '.join(map(str, self.in_shape))}], got shape "
                              f"{tuple(x.shape)}")
         if not x.is_floating_point(): raise TypeError(f"images must be floating point in [0, 1], got {x.dtype}")
-        if x.dtype != self.conv1.weight.dtype:
-            raise TypeError(f"images must be {self.conv1.weight.dtype} like the model's weights, got {x.dtype}: "
-                            f"convert them (x.to({self.conv1.weight.dtype})) or the model (model.to({x.dtype}))")
+        check_dtype(x, self, 'images')
         check_finite(x, name='images')                                     # values: on the CPU only (checks_values)
         if y is not None:
             if y.shape != x.shape[:1] or y.dtype != torch.long:

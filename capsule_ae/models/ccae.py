@@ -10,7 +10,7 @@ from typing import NamedTuple
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
-from ..nn.checks import check_set, checks_values, check_finite
+from ..nn.checks import check_set, checks_values, check_finite, check_dtype
 from ..nn.precision import check_precision, low_precision
 from ..nn.capsule_layer import (SCAEEncoder, CapsuleLayer, part_log_joint, LOG_DUMMY, safe_log,
                                          prior_sparsity, posterior_sparsity)
@@ -59,7 +59,7 @@ class CCAE(nn.Module):
 
     def forward(self, x, presence=None, noise=True):
         "Points x [B, M, 2] with presence [B, M] (1 = present) -> CCAEOutput."
-        check_set(x, self.encoder.dim_input)
+        check_set(x, self.encoder.dim_input); check_dtype(x, self, 'points')
         if presence is None: presence = torch.ones(x.shape[:2], dtype=x.dtype, device=x.device)
         if presence.shape != x.shape[:2]:
             raise ValueError(f"presence must have shape [B, M] = {tuple(x.shape[:2])}, got {tuple(presence.shape)}")

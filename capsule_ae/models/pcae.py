@@ -13,19 +13,18 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 from ..nn.precision import check_precision, low_precision
-from ..nn.checks import check_finite
+from ..nn.checks import check_finite, check_dtype
 from ..nn.gmm import GaussianMixture
 from ..nn.capsule_layer import geometric_transform, safe_log, sonnet_normal_
 from ..pretrained import keeps_config
 
 # %% ../../nbs/14_pcae.ipynb #0689706a
 def check_images(x, size=40, channels=1):
-    "Raise a ValueError unless `x` is a non-empty float batch of images [B, channels, size, size], finite (on the CPU)."
+    "Raise a ValueError unless `x` is a float batch of images [B, channels, size, size], finite (checked on the CPU)."
     if not torch.is_tensor(x): raise ValueError(f"images must be a torch.Tensor, got {type(x).__name__}")
     if not x.is_floating_point(): raise ValueError(f"images must be a float tensor, got {x.dtype}")
     if x.dim() != 4 or x.shape[1] != channels or tuple(x.shape[2:]) != (size, size):
         raise ValueError(f"images must have shape [B, {channels}, {size}, {size}], got {tuple(x.shape)}")
-    if x.shape[0] == 0: raise ValueError("images: the batch is empty")
     check_finite(x, name='images')                                             # on the CPU only: see checks_values
 
 # %% ../../nbs/14_pcae.ipynb #74156660
@@ -51,7 +50,7 @@ class PartEncoder(nn.Module):
         self.head = nn.Conv2d(width, n_parts * self.d + n_parts, 1)          # values, then one attention logit per part
 
     def forward(self, x):
-        check_images(x, self.size, self.channels)
+        check_images(x, self.size, self.channels); check_dtype(x, self, 'images')
         B, M, d = x.shape[0], self.M, self.d
         with low_precision(x, self.precision):
             h = self.cnn(x) + self.bias                                        # (B, 128, 5, 5)

@@ -12,7 +12,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 from ..pretrained import keeps_config
-from .checks import check_set, checks_values, check_finite
+from .checks import check_set, checks_values, check_finite, check_dtype
 
 # %% ../../nbs/06_attention.ipynb #cce817d0
 def attention_reference(Q, K, V, mask=None, scale=None, bias=None):
@@ -161,7 +161,7 @@ class SetTransformer(nn.Module):
         self.out = nn.Linear(dim_hidden, dim_output)
 
     def forward(self, X, mask=None):
-        check_set(X, self.dim_input, mask); check_finite(X, mask)
+        check_set(X, self.dim_input, mask); check_dtype(X, self); check_finite(X, mask)
         for blk in self.enc: X = blk(X, mask)                                  # (B, N, dim_hidden)
         Z = self.pma(X, mask)                                                  # (B, k, dim_hidden)
         for blk in self.dec: Z = blk(Z)                                        # (B, k, dim_hidden)
