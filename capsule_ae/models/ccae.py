@@ -12,7 +12,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 from ..nn.checks import check_set, checks_values, check_finite, check_dtype
 from ..nn.precision import check_precision, low_precision
-from ..nn.capsule_layer import (SCAEEncoder, CapsuleLayer, part_log_joint, LOG_DUMMY, safe_log,
+from ..nn.capsule_layer import (SetCapsuleEncoder, CapsuleLayer, part_log_joint, LOG_DUMMY, safe_log,
                                          prior_sparsity, posterior_sparsity)
 from ..pretrained import keeps_config
 
@@ -41,7 +41,7 @@ class CCAE(nn.Module):
                  template_init=None):  # half-width of the templates' (OP_static) uniform initialisation; None: official
         super().__init__()
         self.K, self.N, self.precision = n_caps, n_votes, check_precision(precision)
-        self.encoder = SCAEEncoder(dim_input, n_caps, dim_hidden, dim_caps, n_layers, num_heads, init=init,
+        self.encoder = SetCapsuleEncoder(dim_input, n_caps, dim_hidden, dim_caps, n_layers, num_heads, init=init,
                                    empty_pool=empty_pool)
         self.layer = CapsuleLayer(n_caps, n_votes, dim_caps, dim_caps, mlp_hidden, noise_scale, similarity,
                                   vote='point', template_init=template_init)

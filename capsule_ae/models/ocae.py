@@ -12,7 +12,7 @@ import torch
 import torch.nn as nn
 from ..nn.precision import check_precision, low_precision
 from ..nn.checks import checks_values, check_finite
-from ..nn.capsule_layer import SCAEEncoder, CapsuleLayer, LOG_DUMMY, safe_log
+from ..nn.capsule_layer import SetCapsuleEncoder, CapsuleLayer, LOG_DUMMY, safe_log
 from .pcae import PCAEOutput
 from ..pretrained import keeps_config
 
@@ -65,7 +65,7 @@ class OCAE(nn.Module):
         super().__init__()
         if mixture not in MIXTURES: raise ValueError(f"mixture must be one of {MIXTURES}, got {mixture!r}")
         self.K, self.M, self.mixture, self.precision = n_caps, n_parts, mixture, check_precision(precision)
-        self.encoder = SCAEEncoder(dim_input, n_caps, dim_hidden, dim_caps_in, n_layers, num_heads,
+        self.encoder = SetCapsuleEncoder(dim_input, n_caps, dim_hidden, dim_caps_in, n_layers, num_heads,
                                    presence_attention=presence_attention)
         self.layer = CapsuleLayer(n_caps, n_parts, dim_caps_in, dim_caps, mlp_hidden, noise_scale, similarity=False,
                                   vote='pose')

@@ -4,7 +4,7 @@
 
 # %% auto #0
 __all__ = ['PRESENCE_ATTENTION', 'EMPTY_POOL', 'LOG_DUMMY', 'VOTE_KINDS', 'SCAESelfAttention', 'sonnet_normal_',
-           'tf_linear_init_', 'safe_log', 'SCAEEncoder', 'BatchLinear', 'BatchMLP', 'geometric_transform',
+           'tf_linear_init_', 'safe_log', 'SetCapsuleEncoder', 'BatchLinear', 'BatchMLP', 'geometric_transform',
            'part_log_joint', 'CapsuleParams', 'CapsuleLayer', 'prior_sparsity', 'posterior_sparsity']
 
 # %% ../../nbs/11_capsule_layer.ipynb #0c38ed1e
@@ -64,8 +64,8 @@ def safe_log(x, eps=1e-16):
 PRESENCE_ATTENTION = ('official', 'soft')
 EMPTY_POOL = ('bias', 'official')
 
-class SCAEEncoder(nn.Module):
-    "Points [B, M, dim_input] -> K capsule features [B, K, dim_output]: Linear, SCAE blocks, Linear, seed attention."
+class SetCapsuleEncoder(nn.Module):
+    "A set of points or parts [B, M, dim_input] -> K capsule features [B, K, dim_output], as the official encoder."
     def __init__(self, dim_input=2, n_caps=3, dim_hidden=128, dim_output=32, n_layers=4, num_heads=4, ln=True,
                  init='tf',
                  presence_attention='official',  # how float presences steer attention: see `forward`

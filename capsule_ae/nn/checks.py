@@ -25,7 +25,7 @@ def check_set(X, dim, mask=None, name='X'):
         raise ValueError(f"mask must have shape [B, N] = {tuple(X.shape[:2])} to match {name}, got shape "
                          f"{tuple(mask.shape)}")
 
-# %% ../../nbs/75_checks.ipynb #4626d950
+# %% ../../nbs/75_checks.ipynb #279c738e
 def check_dtype(x, module, name='X'):
     "Raise a TypeError unless `x` has the dtype of `module`'s weights, saying how to convert one or the other."
     w = next(module.parameters(), None)
