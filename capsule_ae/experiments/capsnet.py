@@ -4,7 +4,8 @@
 
 # %% auto #0
 __all__ = ['ROUTING_CELLS', 'lr_decay', 'capsnet_batch_loss', 'evaluate_capsnet', 'plot_reconstructions', 'plot_perturbations',
-           'plot_lengths', 'train_capsnet', 'routing_table', 'routing_table_markdown']
+           'plot_lengths', 'routing_stages', 'routed_shares', 'plot_routing', 'train_capsnet', 'routing_table',
+           'routing_table_markdown']
 
 # %% ../../nbs/04_capsnet_training.ipynb #c0918b5a
 from functools import partial
@@ -18,6 +19,7 @@ from ..train.harness import (Arg, checks_options, experiment_config, fraction, n
 from ..train.runs import plot_metrics
 from ..data.mnist import mnist_datasets, MNISTBatches
 from ..models.capsnet import CapsNet, capsnet_loss, mask_capsules
+from ..nn.routing import capsule_length, dynamic_routing
 
 
 # %% ../../nbs/04_capsnet_training.ipynb #252218e1
@@ -102,6 +104,43 @@ def plot_lengths(model, x, y, n=6):
         axes[1, i].axhline(0.9, ls=':', c='k', lw=0.8); axes[1, i].axhline(0.1, ls=':', c='k', lw=0.8)
     axes[1, 0].set_ylabel('|v_j|')
     plt.tight_layout()
+    return fig
+
+# %% ../../nbs/04_capsnet_training.ipynb #429e2a49
+@torch.no_grad()
+def routing_stages(model, x):
+    """[(couplings c [B, n_in, 10], lengths of v [B, 10])] of `model` on images `x` with the routing stopped after each
+    iteration r = 1, ..., R, and the primary capsules' lengths [B, n_in]."""
+    u = model.primary_capsules(x)                                          # (B, 1152, 8)
+    u_hat = model.digits.predictions(u)                                    # (B, 1152, 10, 16)
+    stages = []
+    for r in range(1, model.digits.iterations + 1):
+        v, c = dynamic_routing(u_hat, r, bias=model.digits.bias, return_couplings=True)   # (B, 10, 16), (B, 1152, 10)
+        stages.append((c, capsule_length(v)))
+    return stages, capsule_length(u)
+
+def routed_shares(couplings, activity):
+    "Each digit capsule's share of the primary capsules' activity: sum_i |u_i| c_ij / sum_i |u_i|, [B, 10]."
+    return torch.einsum('bij,bi->bj', couplings, activity) / activity.sum(-1, keepdim=True)
+
+@torch.no_grad()
+def plot_routing(model, x, y):
+    "For each image: the share routed to each digit capsule at every iteration (bars) and the final lengths (dots)."
+    import matplotlib.pyplot as plt
+    stages, activity = routing_stages(model, x)
+    R, n = len(stages), len(x)
+    fig, axes = plt.subplots(2, n, figsize=(2.6 * n, 4.2), gridspec_kw={'height_ratios': [1, 1.6]}, squeeze=False)
+    for k in range(n):
+        axes[0, k].imshow(x[k, 0].cpu(), cmap='gray_r', vmin=0, vmax=1); axes[0, k].axis('off')
+        axes[0, k].set_title(f'label {y[k].item()}', fontsize=9)
+        a = axes[1, k]
+        for r, (c, _) in enumerate(stages):
+            a.bar(np.arange(10) + (r - (R - 1) / 2) * 0.8 / R, routed_shares(c, activity)[k].cpu(), 0.8 / R,
+                  color=plt.cm.Blues(0.35 + 0.6 * r / max(R - 1, 1)), label=f'iteration {r + 1}')
+        a.plot(np.arange(10), stages[-1][1][k].cpu(), 'ko', ms=4, label='length of $v_j$')
+        a.set_xticks(range(10)); a.set_ylim(0, 1); a.set_xlabel('digit capsule j')
+    axes[1, 0].set_ylabel('share routed to j'); axes[1, -1].legend(fontsize=7, loc='upper right')
+    fig.tight_layout()
     return fig
 
 # %% ../../nbs/04_capsnet_training.ipynb #58e5a09c

@@ -40,9 +40,11 @@ class DigitCaps(nn.Module):
         self.iterations, self.detach = iterations, detach
         self.W = nn.Parameter(init_std * torch.randn(n_in, n_out, d_out, d_in))     # (n_in, n_out, d_out, d_in)
         self.bias = nn.Parameter(torch.full((n_out, d_out), 0.1)) if bias else None
-    def forward(self, u, return_couplings=False):              # u: (B, n_in, d_in)
-        u_hat = torch.einsum('bid,ijed->bije', u, self.W)      # (B, n_in, n_out, d_out)
-        return dynamic_routing(u_hat, self.iterations, self.detach, self.bias, return_couplings)
+    def predictions(self, u):                                  # u: (B, n_in, d_in)
+        "Every child's prediction for every parent, u_hat_j|i = W_ij u_i."
+        return torch.einsum('bid,ijed->bije', u, self.W)       # (B, n_in, n_out, d_out)
+    def forward(self, u, return_couplings=False):
+        return dynamic_routing(self.predictions(u), self.iterations, self.detach, self.bias, return_couplings)
 
 # %% ../../nbs/03_capsnet.ipynb #c207854f
 def margin_loss(lengths,          # digit capsule lengths [B, K]
@@ -94,10 +96,7 @@ class CapsNet(nn.Module):
     def forward(self, x, y=None, return_couplings=False):
         "x [B, C, H, W] in [0, 1]; y [B] (training) masks the true class for the decoder, else the longest capsule."
         self._check(x, y)
-        with low_precision(x, self.precision):
-            a = F.relu(self.conv1(x))                                      # (B, 256, 20, 20)
-            u = self.primary(a)                                            # (B, 1152, 8) float32 in both precisions
-        v, c = self.digits(u, return_couplings=True)                       # (B, 10, 16), (B, 1152, 10)
+        v, c = self.digits(self.primary_capsules(x), return_couplings=True)  # (B, 10, 16), (B, 1152, 10)
         lengths = capsule_length(v)                                        # (B, 10)
         recon = None
         if self.decoder is not None:
@@ -105,6 +104,11 @@ class CapsNet(nn.Module):
             recon = self.decoder(mask_capsules(v, index))                  # (B, C*H*W)
         return CapsNetOutput(lengths=lengths, reconstructions=recon, capsules=v,
                              couplings=c if return_couplings else None)
+
+    def primary_capsules(self, x):
+        "The primary capsules u [B, 1152, 8] of images x [B, C, H, W] (float32 in both precisions)."
+        with low_precision(x, self.precision):
+            return self.primary(F.relu(self.conv1(x)))                     # conv1: (B, 256, 20, 20)
 
     def _check(self, x, y):
         if x.dim() != 4 or tuple(x.shape[1:]) != self.in_shape:
