@@ -210,6 +210,12 @@ def _scorer(experiment, config, n):
         from capsule_ae.experiments.clustering import evaluate_clustering, held_out_sets
         sets = held_out_sets(n, n_range=tuple(config['n_range']), batch_size=config['batch_size'])
         return lambda model: evaluate_clustering(model, sets)
+    if experiment == 'capsnet':
+        from itertools import islice
+        from capsule_ae.data.mnist import MNISTBatches, mnist_datasets
+        from capsule_ae.experiments.capsnet import evaluate_capsnet
+        test = MNISTBatches(mnist_datasets()[1], 500, shuffle=False, max_shift=0)           # unshifted, in order
+        return lambda model: evaluate_capsnet(model, islice(iter(test), -(-n // 500)))
     raise ValueError(f"no evaluation of {experiment!r} models to score them with")
 
 def score_pretrained(name, seed=None, model=None, root=None):

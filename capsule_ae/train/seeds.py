@@ -13,9 +13,9 @@ import torch
 from torch.func import functional_call, grad, stack_module_state, vmap
 from ..nn.precision import exact_float32
 from .loop import due, evaluate_quietly, get_device, progress_bar, seed_everything, to_device
-from .harness import branch_run
+from .harness import report_run, start_branches
 from .runs import (RUN_STATE_KEYS, MetricsLog, check_resume_config, check_run_dir, latest_checkpoint,
-                                   no_checkpoint_error, restore_run, rng_state, run_state, write_checkpoint, write_run)
+                                   no_checkpoint_error, restore_run, rng_state, run_state, write_checkpoint)
 from ..nn.ranks import dist_info
 
 # %% ../../nbs/81_seeds.ipynb #432ec6b3
@@ -250,10 +250,7 @@ def run_seeds(build, configs, outs=None, resume=False, overwrite=False, device=N
     source (`branch_run`)."""
     seeds = [c['seed'] for c in configs]
     if len(set(seeds)) != len(seeds): raise ValueError(f"every seed must differ, got {seeds}")
-    if sources is not None and not resume:
-        if outs is None: raise ValueError("a branch needs its own run directories `outs`")
-        for source, out, config in zip(sources, outs, configs): branch_run(source, out, config, overwrite)
-        resume, overwrite = True, False
+    resume, overwrite = start_branches(sources, outs, configs, resume, overwrite)
     device = get_device(device)
     runs = []
     for config in configs:
@@ -261,11 +258,6 @@ def run_seeds(build, configs, outs=None, resume=False, overwrite=False, device=N
         runs.append({**build(device=device, **config),
                      'rng': rng_state()})  # the state the seed's own run trains from
     results = fit_seeds(runs, outs, configs, resume, overwrite, device, compile, progress)
-    reports = []
-    for s, (run, result) in enumerate(zip(runs, results)):
-        metrics, figures = run['report'](run['model'], result)
-        metrics = {**metrics, 'steps': result['step'], 'seconds': result['seconds'], 'device': str(device),
-                   'seeds_together': len(runs), 'config': configs[s]}
-        if outs is not None: write_run(outs[s], run['model'], metrics, figures(metrics))
-        reports.append(metrics)
+    reports = [report_run(run, result, config, device, out, seeds_together=len(runs))
+               for run, result, config, out in zip(runs, results, configs, outs or [None] * len(runs))]
     return [r['model'] for r in runs], reports
