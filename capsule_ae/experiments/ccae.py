@@ -24,7 +24,7 @@ from ..train.loop import evaluating
 from ..train.optim import OPTIMIZERS, make_optimizer
 from ..train.harness import (Arg, checks_options, default_eval_every, experiment_config, loss_weight,
                                       positive, positive_number, run_experiment, seed_list, seed_number, untrained_metrics)
-from ..train.runs import checkpoint_paths, last_evaluations, load_checkpoint, load_final_model, read_metrics
+from ..train.runs import checkpoint_paths, last_evaluations, load_checkpoint, load_run_model, read_metrics
 from ..train.seeds import run_seeds, seed_dirs
 from ..nn.precision import PRECISIONS
 from ..nn.attention import set_fast_attention
@@ -282,11 +282,6 @@ def ccae_for(config):
     return CCAE(empty_pool=empty_pool, precision=config.get('precision', 'fp32'))
 
 def load_ccae_run(run):
-    """(model in eval mode, metrics) of a CCAE run directory: its final model (`load_final_model`, an older run's
-    weights in `ccae_for` its config), else its newest checkpoint's weights in `ccae_for` that checkpoint's config."""
-    run = Path(run); metrics = json.loads((run / 'metrics.json').read_text())
-    if (run / 'model.safetensors').exists() or (run / 'model.pt').exists() and 'config' in metrics:
-        return load_final_model(run, ccae_for), metrics
-    newest = load_checkpoint(checkpoint_paths(run)[-1])
-    model = ccae_for(newest['config']); model.load_state_dict(newest['model'])
-    return model.eval(), metrics
+    """(model in eval mode, metrics) of a CCAE run directory: its final model, else its newest checkpoint's weights
+    (`load_run_model` with `ccae_for`)."""
+    return load_run_model(run, ccae_for)[0], json.loads((Path(run) / 'metrics.json').read_text())

@@ -27,8 +27,7 @@ from ..train.loop import get_device, evaluating
 from ..train.optim import OPTIMIZERS, make_optimizer
 from ..train.harness import (Arg, checks_options, default_eval_every, experiment_config, loss_weight,
                                       positive, positive_number, run_experiment, seed_number, untrained_metrics)
-from ..train.runs import (RETIRED, checkpoint_paths, last_evaluations, load_checkpoint, load_final_model,
-                                   plot_metrics, read_metrics)
+from ..train.runs import last_evaluations, load_run_model, plot_metrics, read_metrics
 from ..train.distributed import unwrap
 
 # %% ../../nbs/17_scae_training.ipynb #37044b8e
@@ -188,26 +187,12 @@ def scae_for(config):
                 mixture=c['mixture'])
 
 def load_scae_run(run):
-    """(model in eval mode, metrics) of a finished SCAE run directory: its final model (`load_final_model`, an older
-    run's weights in `scae_for` its config)."""
-    run = Path(run)
-    return load_final_model(run, scae_for), json.loads((run / 'metrics.json').read_text())
+    "(model in eval mode, metrics) of a finished SCAE run directory (`load_run_model` with `scae_for`)."
+    return load_run_model(run, scae_for)[0], json.loads((Path(run) / 'metrics.json').read_text())
 
 def scae_weights(run):
     "(model in eval mode, step) of an SCAE run directory: its final model when finished, else its newest checkpoint."
-    run = Path(run)
-    if (run / 'metrics.json').exists() and any((run / f).exists() for f in ('model.safetensors', 'model.pt')):
-        model, metrics = load_scae_run(run)
-        return model, metrics['steps']
-    paths = checkpoint_paths(run)
-    if not paths and (run / RETIRED).exists():
-        raise FileNotFoundError(f"{run} is retired: its {RETIRED} keeps the config and step, its weights left the "
-                                "repository (the experiment log gives the command that trains it)")
-    if not paths: raise FileNotFoundError(f"{run} holds neither final weights nor a checkpoint")
-    state = load_checkpoint(paths[-1])
-    model = scae_for(state['config'])
-    model.load_state_dict(state['model'])
-    return model.eval(), state['step']
+    return load_run_model(run, scae_for)
 
 # %% ../../nbs/17_scae_training.ipynb #4e4cccf4
 def digit_profiles(u, labels, n=10):

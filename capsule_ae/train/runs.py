@@ -6,9 +6,9 @@
 __all__ = ['CHECKPOINT_GLOBALS', 'RETIRED', 'RUN_FILES', 'RESUMABLE_CHANGES', 'UNRECORDED_VALUES', 'RUN_STATE_KEYS', 'rng_state',
            'set_rng_state', 'save_checkpoint', 'UnsafeCheckpoint', 'load_checkpoint', 'checkpoint_paths',
            'no_checkpoint_error', 'latest_checkpoint', 'MetricsLog', 'read_metrics', 'last_evaluations', 'load_run',
-           'run_config', 'retire_checkpoints', 'plot_metrics', 'write_run', 'load_final_model', 'holds_run',
-           'clear_run', 'ResumeMismatch', 'check_resume_config', 'check_run_dir', 'run_state', 'write_checkpoint',
-           'restore_run']
+           'run_config', 'retire_checkpoints', 'plot_metrics', 'write_run', 'load_final_model', 'load_run_model',
+           'holds_run', 'clear_run', 'ResumeMismatch', 'check_resume_config', 'check_run_dir', 'run_state',
+           'write_checkpoint', 'restore_run']
 
 # %% ../../nbs/78_runs.ipynb #4a193caa
 import errno, json, os, pickle, random, re, shutil, warnings
@@ -206,6 +206,21 @@ def load_final_model(run, build=None):
     model = build(json.loads((run / 'metrics.json').read_text())['config'])
     model.load_state_dict(load_checkpoint(run / 'model.pt'))
     return model.eval()
+
+def load_run_model(run, build=None):
+    """(model in eval mode, step) of any run directory: its final model when it has finished (`load_final_model`),
+    else its newest checkpoint's weights in the model `build(config)` makes of that checkpoint's config."""
+    run = Path(run)
+    if (run / 'metrics.json').exists() and any((run / f).exists() for f in (WEIGHTS_NAME, 'model.pt')):
+        return load_final_model(run, build), json.loads((run / 'metrics.json').read_text())['steps']
+    path, state = latest_checkpoint(run, required=('step', 'model', 'config'))
+    if state is None and (run / RETIRED).exists():
+        raise FileNotFoundError(f"{run} is retired: its {RETIRED} keeps the config and step, its weights left the "
+                                "repository (the experiment log gives the command that trains it)")
+    if state is None: raise FileNotFoundError(f"{run} holds neither final weights nor a checkpoint")
+    if build is None: raise ValueError(f"{path} holds weights without their model: give build(config)")
+    model = build(state['config']); model.load_state_dict(state['model'])
+    return model.eval(), state['step']
 
 # %% ../../nbs/78_runs.ipynb #01a6592f
 RUN_FILES = ('metrics.jsonl', 'metrics.json', 'model.safetensors', 'config.json', 'model.pt', 'run.json')
