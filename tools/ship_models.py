@@ -48,6 +48,10 @@ def full_metric(experiment, model, config):
         from capsule_ae.data.mnist import mnist_datasets
         from capsule_ae.experiments.scae import eval_canvases, evaluate_scae
         return evaluate_scae(model, *eval_canvases(*mnist_datasets(), config['seed']), seed=config['seed'])
+    if experiment == 'capsnet':
+        from capsule_ae.data.mnist import MNISTBatches, mnist_datasets
+        from capsule_ae.experiments.capsnet import evaluate_capsnet
+        return evaluate_capsnet(model, MNISTBatches(mnist_datasets()[1], 500, shuffle=False, max_shift=0))
     from capsule_ae.experiments.clustering import evaluate_clustering, held_out_sets
     return evaluate_clustering(model, held_out_sets(config['n_held_out'], n_range=tuple(config['n_range']),
                                                     batch_size=config['batch_size']))
