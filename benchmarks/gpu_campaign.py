@@ -71,10 +71,12 @@ def stages(state, dry):
             py, f'benchmarks/{model}.py', *opts, '--json', s(f'benchmark_{model}_{"dry" if dry else "gpu"}.json')])
     seed_from = {'run_ccae_long': 'results/ccae_balanced_long'}
     if not dry: seed_from['run_scae_cpu_recipe'] = 'results/scae_paper_weights_s0'   # (its final evaluation takes minutes on a CPU)
-    what = {'run_ccae_long': "the CCAE's balanced recipe, seeds 0-2, continued to the official 300,000 steps",
+    what = {'run_ccae_long': "the CCAE's balanced recipe, seeds 0-2, to the official 300,000 steps (from the committed run's "
+                             "checkpoints while the repository holds them)",
             'run_scae_official': "the image SCAE's official recipe (300,000 steps at batch 128), seed 0",
             'run_capsnet': "CapsNet toward the ports' schedules: 50 epochs, seed 0",
-            'run_scae_cpu_recipe': "the SCAE's CPU recipe, seed 0, continued from 48,000 to 150,000 steps",
+            'run_scae_cpu_recipe': "the SCAE's CPU recipe, seed 0, to 150,000 steps (from step 48,000 while the repository "
+                                   "holds that checkpoint)",
             'run_multimnist': "CapsNet on MultiMNIST: 50 epochs of 60,000 fresh pairs, seed 0"}
     for name, args in runs.items():
         d = s(name[4:])
@@ -159,7 +161,9 @@ def main(argv=None):
         if left < 30: print(f"budget spent; next call continues with {name}"); break
         cmd = list(st['cmd'])
         if 'out' in st:
-            if st.get('seed_from') and not Path(st['out']).exists(): seed_copy(st['seed_from'], st['out'])
+            source = st.get('seed_from')                   # a committed run's checkpoints, while the repository holds them
+            if source and has_checkpoint(root / source) and not Path(st['out']).exists():
+                seed_copy(source, st['out'])
             if has_checkpoint(st['out']): cmd.append('--resume')
         start = time.monotonic()
         rc = run_for(cmd, left, log)
