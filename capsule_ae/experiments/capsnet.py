@@ -106,7 +106,7 @@ def plot_lengths(model, x, y, n=6):
     plt.tight_layout()
     return fig
 
-# %% ../../nbs/04_capsnet_training.ipynb #043939d2
+# %% ../../nbs/04_capsnet_training.ipynb #d0883cb2
 @torch.no_grad()
 def routing_stages(model, x):
     """[(couplings c [B, n_in, 10], lengths of v [B, 10])] of `model` on images `x` with the routing stopped after each

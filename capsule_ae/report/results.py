@@ -151,8 +151,10 @@ def headline_commands(rows):
         if r.get('candidates') and r['n'] > 1: return f"candidates {'; '.join(map(seed_text, r['candidates']))}"
         return f"seed{'s' if r['n'] > 1 else ''} {', '.join(map(str, r['seeds']))}"
     def recipe(h): return f", {h.model[h.model.index('(') + 1:-1]}" if h.model.endswith(')') and h.label else ''
+    def branch(r): return (f"; `--branch-from` starts it from another run, trained as [its chapter](nbs/"
+                           f"{r['headline'].chapter}.ipynb) says" if '--branch-from' in r['command'] else '')
     return '\n'.join(f"- **{r['headline'].label or r['headline'].model}**{recipe(r['headline'])}: `{r['command']}` "
-                     f"({seeds(r)})" for r in rows)
+                     f"({seeds(r)}{branch(r)})" for r in rows)
 
 # %% ../../nbs/82_results.ipynb #0c5aff4d
 def _run(root, name):
