@@ -85,7 +85,7 @@ def card(h, seed, run, root, metrics, record, dtype):
     value = lambda x: f"{x * h['scale']:{h['fmt']}}"
     steps = commands(h['experiment'], run, root)
     lines = [f"# {h['name']}, seed {seed}", '', f"{h['model']}, trained with capsule_ae {__version__}.", '',
-             '```python', 'from capsule_ae.pretrained import load_pretrained'
+             '```python', 'from capsule_ae.pretrained import load_pretrained',
              f"model = load_pretrained({h['name']!r}, seed={seed})",
              f"# the same model: load_pretrained('{run.relative_to(root.parent)}'), from the repository's root",
              '```', '', "- Trained by (from the repository's root):"]

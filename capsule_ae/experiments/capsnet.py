@@ -4,7 +4,7 @@
 
 # %% auto #0
 __all__ = ['ROUTING_CELLS', 'lr_decay', 'capsnet_batch_loss', 'evaluate_capsnet', 'plot_reconstructions', 'plot_perturbations',
-           'plot_lengths', 'routing_stages', 'routed_shares', 'plot_routing', 'train_capsnet', 'routing_table',
+           'plot_lengths', 'routing_stages', 'strongest_couplings', 'plot_routing', 'train_capsnet', 'routing_table',
            'routing_table_markdown']
 
 # %% ../../nbs/04_capsnet_training.ipynb #c0918b5a
@@ -110,36 +110,38 @@ def plot_lengths(model, x, y, n=6):
 @torch.no_grad()
 def routing_stages(model, x):
     """[(couplings c [B, n_in, 10], lengths of v [B, 10])] of `model` on images `x` with the routing stopped after each
-    iteration r = 1, ..., R, and the primary capsules' lengths [B, n_in]."""
-    u = model.primary_capsules(x)                                          # (B, 1152, 8)
-    u_hat = model.digits.predictions(u)                                    # (B, 1152, 10, 16)
+    iteration r = 1, ..., R, and the predictions' lengths |u_hat_j|i| [B, n_in, 10]."""
+    u_hat = model.digits.predictions(model.primary_capsules(x))            # (B, 1152, 10, 16)
     stages = []
     for r in range(1, model.digits.iterations + 1):
         v, c = dynamic_routing(u_hat, r, bias=model.digits.bias, return_couplings=True)   # (B, 10, 16), (B, 1152, 10)
         stages.append((c, capsule_length(v)))
-    return stages, capsule_length(u)
+    return stages, capsule_length(u_hat)
 
-def routed_shares(couplings, activity):
-    "Each digit capsule's share of the primary capsules' activity: sum_i |u_i| c_ij / sum_i |u_i|, [B, 10]."
-    return torch.einsum('bij,bi->bj', couplings, activity) / activity.sum(-1, keepdim=True)
+def strongest_couplings(c, predicted, labels, k=50):
+    "Mean coupling c_ij to each image's label j of the `k` primary capsules i whose predictions for j are longest, [B]."
+    B = torch.arange(len(labels))
+    top = predicted[B, :, labels].topk(k, dim=1).indices                  # (B, k)
+    return c[B[:, None], top, labels[:, None]].mean(1)
 
 @torch.no_grad()
-def plot_routing(model, x, y):
-    "For each image: the share routed to each digit capsule at every iteration (bars) and the final lengths (dots)."
+def plot_routing(model, x, y, k=50):
+    "For each image: the digit capsules' lengths after every routing iteration, titled with `strongest_couplings`."
     import matplotlib.pyplot as plt
-    stages, activity = routing_stages(model, x)
+    stages, predicted = routing_stages(model, x)
     R, n = len(stages), len(x)
-    fig, axes = plt.subplots(2, n, figsize=(2.6 * n, 4.2), gridspec_kw={'height_ratios': [1, 1.6]}, squeeze=False)
-    for k in range(n):
-        axes[0, k].imshow(x[k, 0].cpu(), cmap='gray_r', vmin=0, vmax=1); axes[0, k].axis('off')
-        axes[0, k].set_title(f'label {y[k].item()}', fontsize=9)
-        a = axes[1, k]
-        for r, (c, _) in enumerate(stages):
-            a.bar(np.arange(10) + (r - (R - 1) / 2) * 0.8 / R, routed_shares(c, activity)[k].cpu(), 0.8 / R,
-                  color=plt.cm.Blues(0.35 + 0.6 * r / max(R - 1, 1)), label=f'iteration {r + 1}')
-        a.plot(np.arange(10), stages[-1][1][k].cpu(), 'ko', ms=4, label='length of $v_j$')
+    coupled = torch.stack([strongest_couplings(c, predicted, y, k) for c, _ in stages], 1)   # (B, R)
+    fig, axes = plt.subplots(2, n, figsize=(2.6 * n, 4.4), gridspec_kw={'height_ratios': [1, 1.6]}, squeeze=False)
+    for j in range(n):
+        axes[0, j].imshow(x[j, 0].cpu(), cmap='gray_r', vmin=0, vmax=1); axes[0, j].axis('off')
+        axes[0, j].set_title(f"label {y[j].item()}, coupling to it\n" + ' \u2192 '.join(f'{v:.2f}' for v in coupled[j]),
+                             fontsize=8)
+        a = axes[1, j]
+        for r, (_, lengths) in enumerate(stages):
+            a.bar(np.arange(10) + (r - (R - 1) / 2) * 0.8 / R, lengths[j].cpu(), 0.8 / R,
+                  color=plt.cm.Blues(0.35 + 0.6 * r / max(R - 1, 1)), label=f'after iteration {r + 1}')
         a.set_xticks(range(10)); a.set_ylim(0, 1); a.set_xlabel('digit capsule j')
-    axes[1, 0].set_ylabel('share routed to j'); axes[1, -1].legend(fontsize=7, loc='upper right')
+    axes[1, 0].set_ylabel('length of $v_j$'); axes[1, -1].legend(fontsize=7, loc='upper right')
     fig.tight_layout()
     return fig
 
