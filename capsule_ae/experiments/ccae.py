@@ -23,7 +23,8 @@ from .metrics import (adjusted_rand_index, best_matching, count_matrices, kmeans
 from ..train.loop import evaluating
 from ..train.optim import OPTIMIZERS, make_optimizer
 from ..train.harness import (Arg, checks_options, default_eval_every, experiment_config, loss_weight,
-                                      positive, positive_number, run_experiment, seed_list, seed_number, untrained_metrics)
+                                      positive, positive_number, run_experiment, seed_list, seed_number,
+                                      untrained_metrics)
 from ..train.runs import checkpoint_paths, last_evaluations, load_checkpoint, load_run_model, read_metrics
 from ..train.seeds import run_seeds, seed_dirs
 from ..nn.precision import PRECISIONS

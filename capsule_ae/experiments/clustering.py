@@ -191,7 +191,8 @@ def _build_clustering(device, steps, seed, protocol, lr, decay_at, num_inds, dim
     return dict(model=model, loss_fn=clustering_loss, data=MoGSets(batch_size=batch_size, n_range=n_range, seed=seed),
                 optimizer=opt, report=report,
                 fit=dict(steps=steps, schedule=sched, eval_fn=lambda m: evaluate_clustering(m, sets, device),
-                         eval_every=eval_every or default_eval_every(steps), checkpoint_every=checkpoint_every, clip=clip))
+                         eval_every=eval_every or default_eval_every(steps),
+                         checkpoint_every=checkpoint_every, clip=clip))
 
 
 # %% ../../nbs/09_clustering.ipynb #1a8c6dcf

@@ -165,7 +165,8 @@ def _build_scae(device, root=None, out=None, **config):
                                       c.seed)
         kept = ('untrained_lin_', 'untrained_rec_ll', 'untrained_log_prob')
         untrained = {k: v for k, v in untrained.items() if k.startswith(kept)}
-        metrics = {**evaluate(model, c.n_final_train, c.n_final_test), **last_evaluations(evals, LAST_KEYS), **untrained,
+        metrics = {**evaluate(model, c.n_final_train, c.n_final_test), **last_evaluations(evals, LAST_KEYS),
+                   **untrained,
                    'noise_at_eval': True}
         def figures(metrics):
             x, y = next(iter(eval_canvases(train_ds, test_ds, c.seed, device)[1]))
