@@ -14,7 +14,8 @@ from typing import NamedTuple
 import torch
 from ..nn.ranks import dist_info
 from .distributed import is_main_process
-from .runs import check_run_dir, latest_checkpoint, save_checkpoint, write_run
+from .runs import latest_checkpoint, save_checkpoint, write_run
+from .state import check_run_dir
 from .loop import fit, get_device, seed_everything
 
 # %% ../../nbs/80b_experiments.ipynb #c441b78c

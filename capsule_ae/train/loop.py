@@ -15,9 +15,9 @@ from tqdm.auto import tqdm
 from .distributed import agree, shard
 from ..nn.precision import exact_float32
 from ..nn.ranks import dist_info, rank_seed
-from .runs import (RUN_STATE_KEYS, MetricsLog, check_resume_config, check_run_dir, latest_checkpoint,
-                                   no_checkpoint_error, restore_run, rng_state, run_state, set_rng_state,
-                                   write_checkpoint)
+from .runs import (MetricsLog, check_resume_config, latest_checkpoint, no_checkpoint_error, rng_state,
+                                   set_rng_state)
+from .state import RUN_STATE_KEYS, check_run_dir, restore_run, run_state, write_checkpoint
 
 
 # %% ../../nbs/80_training.ipynb #5c9702d5

@@ -14,8 +14,8 @@ from torch.func import functional_call, grad, stack_module_state, vmap
 from ..nn.precision import exact_float32
 from .loop import due, evaluate_quietly, get_device, progress_bar, seed_everything, to_device
 from .harness import report_run, start_branches
-from .runs import (RUN_STATE_KEYS, MetricsLog, check_resume_config, check_run_dir, latest_checkpoint,
-                                   no_checkpoint_error, restore_run, rng_state, run_state, write_checkpoint)
+from .runs import MetricsLog, check_resume_config, latest_checkpoint, no_checkpoint_error, rng_state
+from .state import RUN_STATE_KEYS, check_run_dir, restore_run, run_state, write_checkpoint
 from ..nn.ranks import dist_info
 
 # %% ../../nbs/81_seeds.ipynb #432ec6b3
