@@ -9,6 +9,7 @@ __all__ = ['ROUTING_CELLS', 'lr_decay', 'capsnet_batch_loss', 'evaluate_capsnet'
 
 # %% ../../nbs/04_capsnet_training.ipynb #c0918b5a
 from functools import partial
+from types import SimpleNamespace
 from pathlib import Path
 import numpy as np
 import torch
@@ -177,17 +178,16 @@ def train_capsnet(
     build = lambda device, **config: _build_capsnet(device, root=root, out=out, **config)
     return run_experiment(build, config, out, resume, overwrite, device, progress)
 
-def _build_capsnet(device, epochs, steps, seed, batch_size, lr, decay_rate, decay_steps, iterations, detach_routing,
-                   recon_weight, max_shift, test_size, precision, compile, checkpoint_every, eval_every, root=None,
-                   out=None):
+def _build_capsnet(device, root=None, out=None, **config):
+    c = SimpleNamespace(**config)                                   # the run's config, as `train_capsnet` records it
     train_ds, test_ds = mnist_datasets(root)
-    data = MNISTBatches(train_ds, batch_size, shuffle=True, max_shift=max_shift, seed=seed, device=device)
+    data = MNISTBatches(train_ds, c.batch_size, shuffle=True, max_shift=c.max_shift, seed=c.seed, device=device)
     test = MNISTBatches(test_ds, 500, shuffle=False, max_shift=0, device=device)
-    if test_size is not None: test.images, test.labels = test.images[:test_size], test.labels[:test_size]
-    model = CapsNet(iterations=iterations, detach_routing=detach_routing, decoder=recon_weight > 0,
-                    precision=precision)
-    opt = torch.optim.Adam(model.parameters(), lr=lr)
-    schedule = torch.optim.lr_scheduler.LambdaLR(opt, lr_decay(decay_rate, decay_steps))
+    if c.test_size is not None: test.images, test.labels = test.images[:c.test_size], test.labels[:c.test_size]
+    model = CapsNet(iterations=c.iterations, detach_routing=c.detach_routing, decoder=c.recon_weight > 0,
+                    precision=c.precision)
+    opt = torch.optim.Adam(model.parameters(), lr=c.lr)
+    schedule = torch.optim.lr_scheduler.LambdaLR(opt, lr_decay(c.decay_rate, c.decay_steps))
     def report(model, result):
         model.eval()
         metrics = {**{k: v for k, v in result.items() if k.startswith('test_')}, 'test_size': len(test.labels),
@@ -203,10 +203,11 @@ def _build_capsnet(device, epochs, steps, seed, batch_size, lr, decay_rate, deca
                             perturbations=plot_perturbations(model, x[0]))
             return figs
         return metrics, figures
-    return dict(model=model, loss_fn=partial(capsnet_batch_loss, recon_weight=recon_weight), data=data, optimizer=opt,
-                report=report, fit=dict(steps=steps, epochs=None if steps else epochs, schedule=schedule,
-                                        eval_fn=lambda m: evaluate_capsnet(m, test), eval_every=eval_every or len(data),
-                                        checkpoint_every=checkpoint_every, compile=compile))
+    return dict(model=model, loss_fn=partial(capsnet_batch_loss, recon_weight=c.recon_weight), data=data,
+                optimizer=opt, report=report,
+                fit=dict(steps=c.steps, epochs=None if c.steps else c.epochs, schedule=schedule,
+                         eval_fn=lambda m: evaluate_capsnet(m, test), eval_every=c.eval_every or len(data),
+                         checkpoint_every=c.checkpoint_every, compile=c.compile))
 
 
 # %% ../../nbs/04_capsnet_training.ipynb #69348b7a

@@ -7,6 +7,7 @@ __all__ = ['HELD_OUT_SEED', 'CLUSTERING_PROTOCOLS', 'MoGBatch', 'MoGSets', 'mog_
            'held_out_sets', 'evaluate_clustering', 'plot_clustering', 'train_clustering', 'divergence_step']
 
 # %% ../../nbs/09_clustering.ipynb #2e53758f
+from types import SimpleNamespace
 from typing import NamedTuple
 import numpy as np
 import torch
@@ -172,12 +173,12 @@ def train_clustering(
     decay_at = CLUSTERING_PROTOCOLS[protocol]['decay_at'] if decay_at is None else decay_at
     return run_experiment(_build_clustering, experiment_config(locals()), out, resume, overwrite, device, progress)
 
-def _build_clustering(device, steps, seed, protocol, lr, decay_at, num_inds, dim_hidden, num_heads, batch_size, n_range,
-                      n_held_out, eval_every, checkpoint_every, clip):
-    model = MoGClusterer(num_inds=num_inds, dim_hidden=dim_hidden, num_heads=num_heads)
-    opt = torch.optim.Adam(model.parameters(), lr=lr)
-    sched = torch.optim.lr_scheduler.MultiStepLR(opt, milestones=[int(decay_at * steps)], gamma=0.1)
-    sets = held_out_sets(n_held_out, n_range=n_range, batch_size=batch_size)
+def _build_clustering(device, **config):
+    c = SimpleNamespace(**config)                                   # the run's config, as `train_clustering` records it
+    model = MoGClusterer(num_inds=c.num_inds, dim_hidden=c.dim_hidden, num_heads=c.num_heads)
+    opt = torch.optim.Adam(model.parameters(), lr=c.lr)
+    sched = torch.optim.lr_scheduler.MultiStepLR(opt, milestones=[int(c.decay_at * c.steps)], gamma=0.1)
+    sets = held_out_sets(c.n_held_out, n_range=c.n_range, batch_size=c.batch_size)
     def report(model, result):
         metrics = {k: result[k] for k in ('ll_per_point', 'oracle_ll_per_point', 'ari', 'oracle_ari')}
         def figures(metrics):
@@ -188,11 +189,11 @@ def _build_clustering(device, steps, seed, protocol, lr, decay_at, num_inds, dim
                                     f"ARI {metrics['ari']:.3f}")
             return {'clusters': axes[0].figure}
         return metrics, figures
-    return dict(model=model, loss_fn=clustering_loss, data=MoGSets(batch_size=batch_size, n_range=n_range, seed=seed),
-                optimizer=opt, report=report,
-                fit=dict(steps=steps, schedule=sched, eval_fn=lambda m: evaluate_clustering(m, sets, device),
-                         eval_every=eval_every or default_eval_every(steps),
-                         checkpoint_every=checkpoint_every, clip=clip))
+    data = MoGSets(batch_size=c.batch_size, n_range=c.n_range, seed=c.seed)
+    return dict(model=model, loss_fn=clustering_loss, data=data, optimizer=opt, report=report,
+                fit=dict(steps=c.steps, schedule=sched, eval_fn=lambda m: evaluate_clustering(m, sets, device),
+                         eval_every=c.eval_every or default_eval_every(c.steps),
+                         checkpoint_every=c.checkpoint_every, clip=c.clip))
 
 
 # %% ../../nbs/09_clustering.ipynb #1a8c6dcf

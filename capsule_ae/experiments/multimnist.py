@@ -9,6 +9,7 @@ __all__ = ['check_two_labels', 'two_digit_hits', 'multimnist_loss', 'evaluate_mu
 # %% ../../nbs/05b_multimnist_training.ipynb #e0bba3b7
 import hashlib
 from functools import partial
+from types import SimpleNamespace
 from pathlib import Path
 import torch
 import torch.nn.functional as F
@@ -132,17 +133,16 @@ def train_multimnist(
     build = lambda device, **config: _build_multimnist(device, root=root, out=out, **config)
     return run_experiment(build, config, out, resume, overwrite, device, progress)
 
-def _build_multimnist(device, epochs, steps, seed, batch_size, lr, decay_rate, decay_steps, iterations, recon_weight,
-                      test_size, final_test_size, precision, compile, checkpoint_every, eval_every, root=None,
-                      out=None):
+def _build_multimnist(device, root=None, out=None, **config):
+    c = SimpleNamespace(**config)                                   # the run's config, as `train_multimnist` records it
     train_ds, test_ds = mnist_datasets(root)
-    data = MultiMNIST(train_ds, batch_size, seed=seed, device=device)
-    model = CapsNet(in_shape=(1, 36, 36), iterations=iterations, decoder=recon_weight > 0, precision=precision)
-    opt = torch.optim.Adam(model.parameters(), lr=lr)
-    schedule = torch.optim.lr_scheduler.LambdaLR(opt, lr_decay(decay_rate, decay_steps))
+    data = MultiMNIST(train_ds, c.batch_size, seed=c.seed, device=device)
+    model = CapsNet(in_shape=(1, 36, 36), iterations=c.iterations, decoder=c.recon_weight > 0, precision=c.precision)
+    opt = torch.optim.Adam(model.parameters(), lr=c.lr)
+    schedule = torch.optim.lr_scheduler.LambdaLR(opt, lr_decay(c.decay_rate, c.decay_steps))
     def report(model, result):
         model.eval()
-        final = evaluate_multimnist(model, multimnist_test(test_ds, final_test_size, device=device))
+        final = evaluate_multimnist(model, multimnist_test(test_ds, c.final_test_size, device=device))
         metrics = {**final, 'epochs': result['step'] / len(data), 'torch': torch.__version__}
         def figures(metrics):
             shown = with_wrong_ones(model, multimnist_test(test_ds, 2000, device=device))
@@ -150,8 +150,8 @@ def _build_multimnist(device, epochs, steps, seed, batch_size, lr, decay_rate, d
             if model.decoder is not None: figs['reconstructions'] = plot_reconstructions_two(model, *shown)
             return figs
         return metrics, figures
-    return dict(model=model, loss_fn=partial(multimnist_loss, recon_weight=recon_weight), data=data, optimizer=opt,
+    return dict(model=model, loss_fn=partial(multimnist_loss, recon_weight=c.recon_weight), data=data, optimizer=opt,
                 report=report,
-                fit=dict(steps=steps, epochs=None if steps else epochs, schedule=schedule,
-                         eval_fn=lambda m: evaluate_multimnist(m, multimnist_test(test_ds, test_size, device=device)),
-                         eval_every=eval_every or len(data), checkpoint_every=checkpoint_every, compile=compile))
+                fit=dict(steps=c.steps, epochs=None if c.steps else c.epochs, schedule=schedule,
+                         eval_fn=lambda m: evaluate_multimnist(m, multimnist_test(test_ds, c.test_size, device=device)),
+                         eval_every=c.eval_every or len(data), checkpoint_every=c.checkpoint_every, compile=c.compile))
