@@ -40,9 +40,8 @@ def stages(state, dry):
                  'ccae': ['--device', 'cpu', '--steps', '2', '--repeats', '1', '--no-compile'],
                  'multimnist': ['--device', 'cpu', '--batch', '4', '--repeats', '1', '--no-compile']}
         tiny_scae = ['--eval-train', '100', '--eval-test', '100', '--final-train', '100', '--final-test', '100']
-        runs = {'run_ccae_long': ['ccae', '--seeds', '0', '--steps', '54006', '--batch-size', '32', '--lr-drop-at', '0', '--eval-every', '3',
-                                  '--checkpoint-every', '2',
-                                  '--device', 'cpu'],                   # seed 0 of the copied checkpoints
+        runs = {'run_ccae_long': ['ccae', '--seeds', '0', '--steps', '6', '--batch-size', '32', '--lr-drop-at', '0',
+                                  '--eval-every', '3', '--checkpoint-every', '2', '--device', 'cpu'],
                 'run_scae_official': ['scae', '--steps', '4', '--batch-size', '8', '--eval-every', '4',
                                       '--checkpoint-every', '2',
                                       *tiny_scae, '--device', 'cpu'],
@@ -69,10 +68,8 @@ def stages(state, dry):
     for model, opts in bench.items():
         out[f'bench_{model}'] = dict(what=f'benchmarks/{model}.py on the device', cmd=[
             py, f'benchmarks/{model}.py', *opts, '--json', s(f'benchmark_{model}_{"dry" if dry else "gpu"}.json')])
-    seed_from = {'run_ccae_long': 'results/ccae_balanced_long'}
-    if not dry: seed_from['run_scae_cpu_recipe'] = 'results/scae_paper_weights_s0'   # (its final evaluation takes minutes on a CPU)
-    what = {'run_ccae_long': "the CCAE's balanced recipe, seeds 0-2, to the official 300,000 steps (from the committed run's "
-                             "checkpoints while the repository holds them)",
+    seed_from = {} if dry else {'run_scae_cpu_recipe': 'results/scae_paper_weights_s0'}  # (its final evaluation takes minutes on a CPU)
+    what = {'run_ccae_long': "the CCAE's balanced recipe, seeds 0-2, to the official 300,000 steps",
             'run_scae_official': "the image SCAE's official recipe (300,000 steps at batch 128), seed 0",
             'run_capsnet': "CapsNet toward the ports' schedules: 50 epochs, seed 0",
             'run_scae_cpu_recipe': "the SCAE's CPU recipe, seed 0, to 150,000 steps (from step 48,000 while the repository "

@@ -9,10 +9,10 @@ __all__ = ['SUBCOMMANDS', 'SUMMARY', 'experiments', 'step_list', 'make_parser', 
 import argparse, json, os
 from pathlib import Path
 from .train.loop import get_device
-from .train.harness import flag_of, options, positive, seed_list, seed_text
+from .train.harness import flag_of, options, positive, positive_number, seed_list, seed_text
 from .train.selection import drop_eval_every, select_drop, select_seed
 from .train.runs import ResumeMismatch, UNRECORDED_VALUES
-from .train.distributed import is_main_process
+from .train.distributed import is_main_process, join_process_group
 
 # %% ../nbs/90_cli.ipynb #dd3375db
 SUBCOMMANDS = {   # name: (one line for the list of experiments, what the run writes)
@@ -55,7 +55,8 @@ def _add_option(p, name, arg, default):
     p.add_argument(flag_of(name, arg), **kw)
 
 def _add_run_options(p):
-    "How to run, common to every experiment (`RUN_OPTIONS`): the run directory, resume or overwrite, device, progress."
+    """How to run, common to every experiment (`RUN_OPTIONS`): the run directory, resume or overwrite, device, progress,
+    and how long a distributed run waits for its peers."""
     p.add_argument('--out', type=Path, default=None, help='run directory (default runs/<experiment>)')
     run = p.add_mutually_exclusive_group()
     run.add_argument('--resume', action='store_true', help='continue the run in --out from its newest good checkpoint')
@@ -63,6 +64,9 @@ def _add_run_options(p):
                      help='replace the run in --out: remove its files and start afresh')
     p.add_argument('--device', default=None, help='cpu, cuda, cuda:1, ... (default: cuda when present, else cpu)')
     p.add_argument('--no-progress', action='store_true', help='hide the progress bar')
+    p.add_argument('--dist-timeout', type=_reader(positive_number), default=None, metavar='SECONDS',
+                   help="under torchrun: how long a process waits for its peers, to form the group and in every "
+                        "collective, before it stops (default: PyTorch's); rank 0's evaluations must fit in it")
 
 def step_list(text):
     "'6000,12000' -> [6000, 12000]: steps, each a positive integer."
@@ -160,8 +164,12 @@ def main(argv=None):
         if args.steps is not None or args.lr_drop_at is not None:
             parser.error("--select-drops sets the budget and the drop itself: give no --steps or --lr-drop-at")
         fn = lambda **kwargs: select_drop(experiments()[args.experiment], drops, after=args.drop_after, **kwargs)
+    try: joined = join_process_group(device, args.dist_timeout)              # under torchrun: every peer, in time
+    except TimeoutError as e: parser.error(str(e))
     try: _, metrics = fn(**kwargs)
     except (OSError, ResumeMismatch) as e: parser.error(str(e))   # a run directory in the way or out of reach: exit 2
+    finally:
+        if joined: import torch.distributed; torch.distributed.destroy_process_group()
     if is_main_process() and isinstance(metrics, list):                       # several seeds: one line each
         for m in metrics:
             scores = ', '.join(f"{k} {m[k]:.4g}" for k in ('segm_acc', 'ari', 'log_prob') if k in m)

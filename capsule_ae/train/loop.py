@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import torch
 from tqdm.auto import tqdm
-from .distributed import agree, shard
+from .distributed import agree, join_process_group, shard
 from ..nn.precision import exact_float32
 from ..nn.ranks import dist_info, rank_seed
 from .runs import (MetricsLog, check_resume_config, latest_checkpoint, no_checkpoint_error, rng_state,
@@ -143,12 +143,9 @@ class _FitRun:
 
     def wrap(self, compile):
         "Under torchrun, the model in DDP (the process group started if need be); compiled when asked. True: started."
-        started = False
+        started = join_process_group(self.device)                    # (the command line joins it first)
         if self.world > 1:
-            import torch.distributed as dist
             from torch.nn.parallel import DistributedDataParallel
-            if not dist.is_initialized():
-                dist.init_process_group('nccl' if self.device.type == 'cuda' else 'gloo'); started = True
             if self.rank > 0 and not self.resumed: torch.manual_seed(rank_seed(self.rank))   # rank 0 keeps the run's
             ids = [self.device.index] if self.device.type == 'cuda' else None
             self.net = DistributedDataParallel(self.model, device_ids=ids)
