@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['WEIGHTS_NAME', 'CONFIG_NAME', 'CARD_NAME', 'DTYPES', 'MOVED', 'keeps_config', 'model_config', 'save_weights',
            'save_pretrained', 'model_class', 'load_weights', 'read_config', 'load_pretrained', 'results_root',
-           'read_registry', 'list_pretrained', 'pretrained_dir', 'score_pretrained']
+           'read_registry', 'shipped_runs', 'list_pretrained', 'pretrained_dir', 'score_pretrained']
 
 # %% ../nbs/84_pretrained.ipynb #6125eee7
 import functools, importlib, inspect, json, os
@@ -171,11 +171,17 @@ def read_registry(root=None):
                                 "folder loads with load_pretrained(path)")
     return json.loads(file.read_text())
 
+def shipped_runs(headline):
+    """{seed: run directory} of a registry headline's runs that hold its trained model: every run when its `ships` is
+    true, the seeds it lists when it is a list (the other seeds report their metric only), none when it is false."""
+    ships = headline.get('ships') or []
+    return {s: d for s, d in headline['runs'].items() if ships is True or int(s) in ships}
+
 def list_pretrained(root=None):
     "{name: {'model', 'measure', 'seeds', 'chapter'}} of the trained models the registry ships."
-    return {h['name']: {'model': h['model'], 'measure': h['what'], 'seeds': [int(s) for s in h['runs']],
+    return {h['name']: {'model': h['model'], 'measure': h['what'], 'seeds': [int(s) for s in shipped_runs(h)],
                         'chapter': h['chapter']}
-            for h in read_registry(root)['headlines'] if h.get('ships')}
+            for h in read_registry(root)['headlines'] if shipped_runs(h)}
 
 def pretrained_dir(source, seed=None, root=None):
     "The folder of a trained model: `source` itself when it is a folder, else the shipped model `source`'s seed."
@@ -183,11 +189,11 @@ def pretrained_dir(source, seed=None, root=None):
         if seed is not None: raise ValueError(f"seed={seed} names a seed of a shipped model; {source} is a folder")
         return Path(source)
     root = Path(root or results_root())
-    shipped = {h['name']: h for h in read_registry(root)['headlines'] if h.get('ships')}
+    shipped = {h['name']: shipped_runs(h) for h in read_registry(root)['headlines'] if shipped_runs(h)}
     if source not in shipped:
         raise KeyError(f"no trained model is named {source!r}; the shipped ones are {', '.join(sorted(shipped))} "
                        "(list_pretrained() says what each is)")
-    runs = shipped[source]['runs']
+    runs = shipped[source]
     if seed is None: seed = next(iter(runs))
     if str(seed) not in runs:
         raise KeyError(f"{source} ships seeds {', '.join(runs)}, not {seed}")

@@ -12,7 +12,7 @@ from pathlib import Path
 import torch
 from capsule_ae import __version__
 from capsule_ae.cli import command_line
-from capsule_ae.pretrained import read_registry, results_root, save_pretrained
+from capsule_ae.pretrained import read_registry, results_root, save_pretrained, shipped_runs
 from capsule_ae.report.results import training_config
 from capsule_ae.train.runs import checkpoint_paths, load_checkpoint, run_config
 
@@ -114,8 +114,8 @@ if __name__ == '__main__':
     log = root / 'shipped_precision.jsonl'
     done = {(r['name'], r['seed']): r for r in map(json.loads, log.read_text().splitlines())} if log.exists() else {}
     for h in read_registry(root)['headlines']:
-        if not h.get('ships') or (names and h['name'] not in names): continue
-        for seed, rel in h['runs'].items():
+        if names and h['name'] not in names: continue
+        for seed, rel in shipped_runs(h).items():
             run = root / rel
             metrics = json.loads((run / 'metrics.json').read_text())
             model = weights(h, run)

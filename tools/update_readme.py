@@ -8,6 +8,7 @@ job's sentence, the headline table with the commands under it (its runs declared
 import json, sys
 from pathlib import Path
 from capsule_ae.cli import command_line  # a run's config -> the command that trains it
+from capsule_ae.pretrained import shipped_runs   # the seeds of a headline whose trained models ship
 from capsule_ae.report.results import (headline_rows, front_table, headline_commands, main_job, fill_between,
                                        registry_headlines)
 
@@ -26,7 +27,8 @@ def shipped():
     "The trained models that ship, by name, with the seeds that ship and what each is measured by."
     lines = ['| name | model | seeds | measure |', '|---|---|---|---|']
     for h in registry_headlines(root / 'results'):
-        if h.ships: lines.append(f"| `{h.name}` | {h.label or h.model} | {', '.join(h.runs)} | {h.what} |")
+        seeds = shipped_runs(h._asdict())
+        if seeds: lines.append(f"| `{h.name}` | {h.label or h.model} | {', '.join(seeds)} | {h.what} |")
     return lines
 
 

@@ -31,7 +31,7 @@ class Headline(NamedTuple):
     fmt: str = '.3f'            # how the numbers are written ('.1%' for a fraction as a percentage)
     last: str = ''              # the key of the run's mean over its last evaluations, shown beside the final model
     name: str = ''              # the name its trained model is loaded by (capsule_ae.pretrained)
-    ships: bool = False         # whether the run directories hold the trained models
+    ships: object = False       # true: every run directory holds the trained model; or the seeds whose do
     check: dict = None          # the fixed subset the tests score a shipped model on, and the tolerance
     label: str = ''             # a short name for the front page's table, e.g. 'CapsNet on MNIST (54 epochs)'
 
