@@ -13,11 +13,10 @@ from types import SimpleNamespace
 from pathlib import Path
 import torch
 import torch.nn.functional as F
-from ..nn.precision import PRECISIONS, resolve_precision
+from ..nn.precision import resolve_precision
 from ..models.capsnet import CapsNet, margin_loss, mask_capsules, reconstruction_loss
-from .capsnet import lr_decay
-from ..train.harness import (Arg, checks_options, experiment_config, fraction, non_negative, positive,
-                                      positive_number, run_experiment, seed_number)
+from .capsnet import CapsNetOptions, paper_optimizer
+from ..train.harness import (Arg, checks_options, experiment_config, positive, run_experiment)
 from ..data.mnist import mnist_datasets
 from ..train.runs import plot_metrics
 from ..train.loop import get_device
@@ -108,23 +107,22 @@ def with_wrong_ones(model, batches, n=8, wrong=3):
 @checks_options
 def train_multimnist(
         epochs: Arg('passes of 60,000 fresh pairs', positive) = 1,
-        steps: Arg('training steps instead of epochs', positive) = None,
-        seed: Arg('random seed', seed_number) = 0,
+        steps: CapsNetOptions.steps = None,
+        seed: CapsNetOptions.seed = 0,
         out=None, resume=False, overwrite=False, device=None,
         batch_size: Arg('pairs per step', positive) = 128,
-        lr: Arg('Adam learning rate, times --decay-rate every --decay-steps steps', positive_number) = 1e-3,
-        decay_rate: Arg('exponential decay of the learning rate, as the official code', fraction) = 0.96,
-        decay_steps: Arg('steps over which the learning rate falls by --decay-rate', positive) = 2000,
-        iterations: Arg('routing iterations', positive) = 3,
-        recon_weight: Arg('weight of each digit\'s reconstruction loss (0 for none)', non_negative) = 0.0005,
-        root: Arg('MNIST folder (default $CAPSULE_AE_DATA or ~/.cache/capsule_ae)', Path, flag='--data') = None,
+        lr: CapsNetOptions.lr = 1e-3,
+        decay_rate: CapsNetOptions.decay_rate = 0.96,
+        decay_steps: CapsNetOptions.decay_steps = 2000,
+        iterations: CapsNetOptions.iterations = 3,
+        recon_weight: CapsNetOptions.recon_weight = 0.0005,
+        root: CapsNetOptions.root = None,
         test_size: Arg('test pairs scored at each evaluation', positive) = 10_000,
         final_test_size: Arg('test pairs scored at the end', positive, flag='--final-test') = MULTIMNIST_TEST_PAIRS,
-        precision: Arg('bf16: the two convolutions under bfloat16 autocast; auto: bf16 where the device computes it '
-                       'natively', choices=('auto', *PRECISIONS)) = 'auto',
-        compile: Arg('run the model through torch.compile') = False,
-        checkpoint_every: Arg('steps between checkpoints', positive) = 200,
-        eval_every: Arg('steps between test evaluations (default: every epoch)', positive) = None,
+        precision: CapsNetOptions.precision = 'auto',
+        compile: CapsNetOptions.compile = False,
+        checkpoint_every: CapsNetOptions.checkpoint_every = 200,
+        eval_every: CapsNetOptions.eval_every = None,
         progress=True):
     "Train the 36 x 36 CapsNet on MultiMNIST pairs; returns (model, metrics). Writes a run directory when `out` is set."
     if steps is None and epochs is None: raise ValueError("give epochs or steps")
@@ -138,8 +136,7 @@ def _build_multimnist(device, root=None, out=None, **config):
     train_ds, test_ds = mnist_datasets(root)
     data = MultiMNIST(train_ds, c.batch_size, seed=c.seed, device=device)
     model = CapsNet(in_shape=(1, 36, 36), iterations=c.iterations, decoder=c.recon_weight > 0, precision=c.precision)
-    opt = torch.optim.Adam(model.parameters(), lr=c.lr)
-    schedule = torch.optim.lr_scheduler.LambdaLR(opt, lr_decay(c.decay_rate, c.decay_steps))
+    opt, schedule = paper_optimizer(model, c)
     def report(model, result):
         model.eval()
         final = evaluate_multimnist(model, multimnist_test(test_ds, c.final_test_size, device=device))

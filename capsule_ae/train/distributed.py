@@ -49,9 +49,10 @@ def join_process_group(device, timeout=None):
     wait = {} if timeout is None else {'timeout': datetime.timedelta(seconds=timeout)}
     try: dist.init_process_group('nccl' if torch.device(device).type == 'cuda' else 'gloo', **wait)
     except dist.DistError as e:
-        raise TimeoutError(f"rank {rank} of {world} could not join the process group within "
-                           f"{'the default timeout' if timeout is None else f'{timeout:g} s'} ({str(e).splitlines()[0]}): "
-                           "are all the processes started, and at the address torchrun gives?") from None
+        within = 'the default timeout' if timeout is None else f'{timeout:g} s'
+        raise TimeoutError(f"rank {rank} of {world} could not join the process group within {within} "
+                           f"({str(e).splitlines()[0]}): are all the processes started, and at the address torchrun "
+                           "gives?") from None
     return True
 
 # %% ../../nbs/79_distributed.ipynb #41fcd072
