@@ -5,9 +5,9 @@
 # %% auto #0
 __all__ = ['CHECKPOINT_GLOBALS', 'RETIRED', 'RUN_FILES', 'RESUMABLE_CHANGES', 'UNRECORDED_VALUES', 'rng_state', 'set_rng_state',
            'save_checkpoint', 'UnsafeCheckpoint', 'load_checkpoint', 'checkpoint_paths', 'no_checkpoint_error',
-           'latest_checkpoint', 'MetricsLog', 'read_metrics', 'last_evaluations', 'load_run', 'run_config',
-           'retire_checkpoints', 'plot_metrics', 'write_run', 'load_final_model', 'load_run_model', 'holds_run',
-           'clear_run', 'ResumeMismatch', 'check_resume_config']
+           'latest_checkpoint', 'MetricsLog', 'read_metrics', 'last_evaluations', 'thin_records', 'load_run',
+           'run_config', 'retire_checkpoints', 'plot_metrics', 'write_run', 'load_final_model', 'load_run_model',
+           'holds_run', 'clear_run', 'ResumeMismatch', 'check_resume_config']
 
 # %% ../../nbs/78_runs.ipynb #4a193caa
 import errno, json, os, pickle, random, re, shutil, warnings
@@ -128,6 +128,29 @@ def last_evaluations(evals, keys, n=5):
     not hang on one snapshot. A key that one of those records lacks is left out."""
     tail = evals[-n:]
     return {f'last{n}_{k}': float(np.mean([e[k] for e in tail])) for k in keys if tail and all(k in e for e in tail)}
+
+# %% ../../nbs/78_runs.ipynb #2ad8b045
+def thin_records(records, every):
+    """`records` of a metrics log with each window of `every` steps' training records, (k - 1) * every < step <= k *
+    every, replaced by their mean at the window's last logged step; evaluations and other splits are kept in place."""
+    if not isinstance(every, int) or every < 1:
+        raise ValueError(f"every must be a positive number of steps, got {every}")
+    out, window = [], []
+    def flush():
+        if not window: return
+        keys = [k for k in window[0] if k != 'split' and all(isinstance(r.get(k), (int, float)) for r in window)]
+        mean = {k: float(np.mean([r[k] for r in window])) for k in keys}
+        record = {**mean, 'step': window[-1]['step'], 'split': 'train'}
+        if 'seconds' in window[-1]: record['seconds'] = window[-1]['seconds']         # the time at the window's end
+        out.append(record)
+        window.clear()
+    for r in records:
+        if r.get('split') != 'train': out.append(r); continue
+        if window and (r['step'] - 1) // every != (window[-1]['step'] - 1) // every: flush()
+        window.append(r)
+        if r['step'] % every == 0: flush()
+    flush()
+    return out
 
 # %% ../../nbs/78_runs.ipynb #88f800c2
 def load_run(run):
