@@ -13,7 +13,8 @@ from capsule_ae.report.results import (headline_rows, front_table, headline_comm
                                        registry_headlines)
 
 root = Path(__file__).resolve().parent.parent
-HEADLINES = ['ccae', 'ccae-long', 'scae-mnist', 'capsnet-mnist', 'capsnet-multimnist', 'clustering-isab16']   # the table's rows, by name
+HEADLINES = ['ccae', 'ccae-long', 'scae-mnist', 'capsnet-mnist', 'capsnet-mnist-cpu', 'capsnet-multimnist',
+             'clustering-isab16']   # the table's rows, by name
 
 
 def headlines():
