@@ -222,6 +222,11 @@ def load_final_model(run, build=None):
     model `build(config)` makes of the run's config."""
     run = Path(run)
     if (run / WEIGHTS_NAME).exists(): return load_pretrained(run)
+    if not (run / 'model.pt').exists() and (run / 'metrics.json').exists():
+        raise FileNotFoundError(f"{run} finished, but its weights are not in the repository: only the trained models "
+                                "that ship keep theirs (capsule_ae.pretrained.list_pretrained()); its metrics and figures "
+                                "stay, the experiment log gives the command that trains it again, and the repository's "
+                                "history holds the weights it was run with")
     if not (run / 'model.pt').exists():
         raise FileNotFoundError(f"{run} holds neither {WEIGHTS_NAME} nor model.pt: not a finished run")
     if build is None: raise ValueError(f"{run} holds a model.pt without its config: give build(config)")
@@ -233,7 +238,8 @@ def load_run_model(run, build=None):
     """(model in eval mode, step) of any run directory: its final model when it has finished (`load_final_model`),
     else its newest checkpoint's weights in the model `build(config)` makes of that checkpoint's config."""
     run = Path(run)
-    if (run / 'metrics.json').exists() and any((run / f).exists() for f in (WEIGHTS_NAME, 'model.pt')):
+    weights = any((run / f).exists() for f in (WEIGHTS_NAME, 'model.pt'))
+    if (run / 'metrics.json').exists() and (weights or not checkpoint_paths(run)):   # finished: its final model
         return load_final_model(run, build), json.loads((run / 'metrics.json').read_text())['steps']
     path, state = latest_checkpoint(run, required=('step', 'model', 'config'))
     if state is None and (run / RETIRED).exists():
