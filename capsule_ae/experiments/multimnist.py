@@ -15,7 +15,7 @@ import torch
 import torch.nn.functional as F
 from ..nn.precision import resolve_precision
 from ..models.capsnet import CapsNet, margin_loss, mask_capsules, reconstruction_loss
-from .capsnet import CapsNetOptions, paper_optimizer
+from .capsnet import CapsNetOptions, capsnet_optimizer
 from ..train.harness import (Arg, checks_options, experiment_config, positive, run_experiment)
 from ..data.mnist import mnist_datasets
 from ..train.runs import plot_metrics
@@ -114,6 +114,7 @@ def train_multimnist(
         lr: CapsNetOptions.lr = 1e-3,
         decay_rate: CapsNetOptions.decay_rate = 0.96,
         decay_steps: CapsNetOptions.decay_steps = 2000,
+        schedule: CapsNetOptions.schedule = 'paper',
         iterations: CapsNetOptions.iterations = 3,
         recon_weight: CapsNetOptions.recon_weight = 0.0005,
         root: CapsNetOptions.root = None,
@@ -136,7 +137,7 @@ def _build_multimnist(device, root=None, out=None, **config):
     train_ds, test_ds = mnist_datasets(root)
     data = MultiMNIST(train_ds, c.batch_size, seed=c.seed, device=device)
     model = CapsNet(in_shape=(1, 36, 36), iterations=c.iterations, decoder=c.recon_weight > 0, precision=c.precision)
-    opt, schedule = paper_optimizer(model, c)
+    opt, schedule = capsnet_optimizer(model, c, total=c.steps or c.epochs * len(data))
     def report(model, result):
         model.eval()
         final = evaluate_multimnist(model, multimnist_test(test_ds, c.final_test_size, device=device))

@@ -223,10 +223,10 @@ def load_final_model(run, build=None):
     run = Path(run)
     if (run / WEIGHTS_NAME).exists(): return load_pretrained(run)
     if not (run / 'model.pt').exists() and (run / 'metrics.json').exists():
-        raise FileNotFoundError(f"{run} finished, but its weights are not in the repository: only the trained models "
-                                "that ship keep theirs (capsule_ae.pretrained.list_pretrained()); its metrics and figures "
-                                "stay, the experiment log gives the command that trains it again, and the repository's "
-                                "history holds the weights it was run with")
+        raise FileNotFoundError(f"{run} finished, but its weights are not in the repository: only the trained "
+                                "models that ship keep theirs (capsule_ae.pretrained.list_pretrained()); its metrics "
+                                "and figures stay, the experiment log gives the command that trains it again, and the "
+                                "repository's history holds the weights it was run with")
     if not (run / 'model.pt').exists():
         raise FileNotFoundError(f"{run} holds neither {WEIGHTS_NAME} nor model.pt: not a finished run")
     if build is None: raise ValueError(f"{run} holds a model.pt without its config: give build(config)")
