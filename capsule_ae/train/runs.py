@@ -6,8 +6,8 @@
 __all__ = ['CHECKPOINT_GLOBALS', 'RETIRED', 'RUN_FILES', 'RESUMABLE_CHANGES', 'UNRECORDED_VALUES', 'rng_state', 'set_rng_state',
            'save_checkpoint', 'UnsafeCheckpoint', 'load_checkpoint', 'checkpoint_paths', 'no_checkpoint_error',
            'latest_checkpoint', 'MetricsLog', 'read_metrics', 'last_evaluations', 'thin_records', 'load_run',
-           'run_config', 'retire_checkpoints', 'plot_metrics', 'write_run', 'load_final_model', 'load_run_model',
-           'holds_run', 'clear_run', 'ResumeMismatch', 'check_resume_config']
+           'run_config', 'retire_checkpoints', 'plot_metrics', 'write_run', 'save_figure', 'load_final_model',
+           'load_run_model', 'holds_run', 'clear_run', 'ResumeMismatch', 'check_resume_config']
 
 # %% ../../nbs/78_runs.ipynb #4a193caa
 import errno, json, os, pickle, random, re, shutil, warnings
@@ -214,7 +214,14 @@ def write_run(out, model, metrics, figures=None):
     except TypeError: save_weights(model, out / WEIGHTS_NAME)                 # a class that does not keep its config
     (out / 'metrics.json').write_text(json.dumps(metrics, indent=2) + '\n')
     for name, fig in (figures or {}).items():
-        fig.savefig(out / f'{name}.png', dpi=100, bbox_inches='tight'); plt.close(fig)
+        save_figure(fig, out / f'{name}.png'); plt.close(fig)
+
+def save_figure(fig, path, dpi=100):
+    "Save the matplotlib figure `fig` as a PNG at `path` with a palette of its 256 most used colours (no dithering)."
+    import io, PIL.Image as Image
+    buf = io.BytesIO(); fig.savefig(buf, format='png', dpi=dpi, bbox_inches='tight')
+    image = Image.open(buf).convert('RGB').quantize(256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    image.save(path, optimize=True)
 
 def load_final_model(run, build=None):
     """The final model of the finished run directory `run`, in eval mode: built from its own config.json and
