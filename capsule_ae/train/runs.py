@@ -261,7 +261,7 @@ def load_run_model(run, build=None):
 RUN_FILES = ('metrics.jsonl', 'metrics.json', 'model.safetensors', 'config.json', 'model.pt', 'run.json')
 RESUMABLE_CHANGES = ('steps', 'epochs', 'eval_every', 'checkpoint_every', 'compile')  # config keys a resume may change
 UNRECORDED_VALUES = {'precision': 'fp32', 'branch_from': None,   # a setting's value in a config that does not record it
-                     'lr_drop_at': 0, 'warmup': 0, 'template_init': None, 'template_lr': 1.}
+                     'lr_drop_at': 0, 'warmup': 0, 'template_init': None, 'template_lr': 1., 'schedule': 'paper'}
 
 def holds_run(out):
     "True when the directory `out` holds a run's files (checkpoints, metrics log or final weights)."
