@@ -7,9 +7,8 @@ back) carries on where it stopped:
 1. `tests`: chapter 80 on the GPU, which runs the CUDA-only tests and the CUDA-graph equivalence test of `fit`;
 2. `bench_*`: the CapsNet, SCAE, CCAE and MultiMNIST benchmarks on the device (`benchmarks/*.py --device cuda`), JSON in the state;
 3. `run_*`: long trainings through the CLI, each continued from its newest checkpoint in the state folder, in chunks:
-   a chunk stops when the budget ends (the run keeps its last checkpoint) and the next call resumes it. A run that
-   continues a committed one starts from a copy of that run's checkpoints (`seed_from`); the committed run itself
-   is never written. The last of them train the four cells of CapsNet's Table 1 (routing iterations, with or
+   a chunk stops when the budget ends (the run keeps its last checkpoint) and the next call resumes it. The last of
+   them train the four cells of CapsNet's Table 1 (routing iterations, with or
    without the decoder) over three seeds at the official budget.
 
     python benchmarks/gpu_campaign.py [--state results/gpu_campaign] [--budget 520] [--only STAGE ...] [--list]
@@ -18,7 +17,7 @@ back) carries on where it stopped:
 `--dry-run` runs every stage on the CPU with budgets of a few steps, to show that the commands, the chunking and the
 resumption work before any GPU time is spent on them.
 """
-import argparse, json, os, shutil, signal, subprocess, sys, time
+import argparse, json, os, signal, subprocess, sys, time
 from pathlib import Path
 from capsule_ae.experiments.capsnet import ROUTING_CELLS    # the four cells of CapsNet's Table 1
 
@@ -30,7 +29,7 @@ SCAE_CPU_RECIPE = ['--batch-size', '32', '--optimizer', 'adam', '--lr', '3e-4', 
 
 
 def stages(state, dry):
-    """name -> dict(what, cmd, [out, seed_from]) for a campaign writing under `state`; with `dry`, the CPU dry run's
+    """name -> dict(what, cmd, [out]) for a campaign writing under `state`; with `dry`, the CPU dry run's
     small versions. A stage with `out` is a training run, resumed from its checkpoints there."""
     s = lambda *p: str(Path(state, *p))
     py = sys.executable
@@ -68,16 +67,14 @@ def stages(state, dry):
     for model, opts in bench.items():
         out[f'bench_{model}'] = dict(what=f'benchmarks/{model}.py on the device', cmd=[
             py, f'benchmarks/{model}.py', *opts, '--json', s(f'benchmark_{model}_{"dry" if dry else "gpu"}.json')])
-    seed_from = {} if dry else {'run_scae_cpu_recipe': 'results/scae_paper_weights_s0'}  # (its final evaluation takes minutes on a CPU)
     what = {'run_ccae_long': "the CCAE's balanced recipe, seeds 0-2, to the official 300,000 steps",
             'run_scae_official': "the image SCAE's official recipe (300,000 steps at batch 128), seed 0",
             'run_capsnet': "CapsNet toward the ports' schedules: 50 epochs, seed 0",
-            'run_scae_cpu_recipe': "the SCAE's CPU recipe, seed 0, to 150,000 steps (from step 48,000 while the repository "
-                                   "holds that checkpoint)",
+            'run_scae_cpu_recipe': "the SCAE's CPU recipe, seed 0, to 150,000 steps",
             'run_multimnist': "CapsNet on MultiMNIST: 50 epochs of 60,000 fresh pairs, seed 0"}
     for name, args in runs.items():
         d = s(name[4:])
-        out[name] = dict(what=what[name], cmd=['capsule_ae', *args, '--out', d], out=d, seed_from=seed_from.get(name))
+        out[name] = dict(what=what[name], cmd=['capsule_ae', *args, '--out', d], out=d)
     for cell, (iterations, decoder) in ROUTING_CELLS.items():     # the paper's Table 1: 3 seeds at its budget
         for seed in (0,) if dry else (0, 1, 2):
             d = s('routing_table', cell, f'seed_{seed}')
@@ -88,7 +85,7 @@ def stages(state, dry):
                 what=f"CapsNet, Table 1: {iterations} routing iteration{'s' * (iterations > 1)}, "
                      f"{'with' if decoder else 'without'} the decoder, seed {seed}, the official 300,000 steps",
                 cmd=['capsule_ae', 'capsnet', '--seed', str(seed), '--iterations', str(iterations),
-                     *([] if decoder else ['--recon-weight', '0']), *budget, '--out', d], out=d, seed_from=None)
+                     *([] if decoder else ['--recon-weight', '0']), *budget, '--out', d], out=d)
     return out
 
 
@@ -98,15 +95,6 @@ def has_checkpoint(run_dir):
     seeds = sorted(run_dir.glob('seed_*'))
     dirs = seeds if seeds else [run_dir]
     return run_dir.exists() and all(any(d.glob('ckpt_*.pt')) for d in dirs)
-
-
-def seed_copy(src, dst):
-    "Copy a committed run's checkpoints and metrics log (not its weights or figures) into the campaign's run folder."
-    src, dst = root / src, Path(dst)
-    for f in src.rglob('*'):
-        if f.is_file() and (f.name.startswith('ckpt_') or f.name == 'metrics.jsonl'):
-            (dst / f.relative_to(src)).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(f, dst / f.relative_to(src))
 
 
 def run_for(cmd, seconds, log):
@@ -157,11 +145,7 @@ def main(argv=None):
         left = args.budget - (time.monotonic() - t0)
         if left < 30: print(f"budget spent; next call continues with {name}"); break
         cmd = list(st['cmd'])
-        if 'out' in st:
-            source = st.get('seed_from')                   # a committed run's checkpoints, while the repository holds them
-            if source and has_checkpoint(root / source) and not Path(st['out']).exists():
-                seed_copy(source, st['out'])
-            if has_checkpoint(st['out']): cmd.append('--resume')
+        if 'out' in st and has_checkpoint(st['out']): cmd.append('--resume')
         start = time.monotonic()
         rc = run_for(cmd, left, log)
         entry['seconds'] += time.monotonic() - start; entry['calls'] += 1; entry['command'] = ' '.join(cmd)

@@ -1,6 +1,7 @@
 """Fill the generated parts of README.md from the committed results files (so no number is typed by hand): the main
 job's sentence, the headline table with the commands under it (its runs declared in results/registry.json, read by
-`capsule_ae.report.results`), the trained models that ship, and the line on speed (from the CapsNet benchmark).
+`capsule_ae.report.results`), the trained models that ship, the line on speed (from the CapsNet benchmark) and the
+size of a depth-1 clone (results/clone_size.json, from tools/tree_budget.py --clone --write).
 
     python tools/update_readme.py          # rewrite those parts
     python tools/update_readme.py --check  # exit 1 if README.md is not what the results files say
@@ -42,6 +43,13 @@ def performance():
             "(`benchmarks/capsnet.py`)")
 
 
+def clone():
+    "What a depth-1 clone takes on disk, as tools/tree_budget.py --clone measured it, and what it leaves out."
+    c = json.loads((root / 'results/clone_size.json').read_text())
+    return (f" (a depth-1 clone: {c['clone_mb']:.0f} MB on disk with its `.git`, measured at {c['commit']} with "
+            f"`{c['command']}`; the full history also holds the weights and checkpoints of older runs)")
+
+
 def main():
     readme = (root / 'README.md').read_text()
     new = fill_between(readme, '<!-- results:start -->', '<!-- results:end -->', '\n'.join(headlines()))
@@ -49,6 +57,7 @@ def main():
     new = fill_between(new, '<!-- main:start -->', '<!-- main:end -->',
                        '\n' + main_job(root / 'results', command_line) + '\n')
     new = fill_between(new, '<!-- shipped:start -->', '<!-- shipped:end -->', '\n' + '\n'.join(shipped()) + '\n')
+    new = fill_between(new, '<!-- clone:start -->', '<!-- clone:end -->', clone())
     if '--check' in sys.argv:
         if new != readme:
             print('README.md results section is out of date: run python tools/update_readme.py'); sys.exit(1)
