@@ -46,8 +46,8 @@ def performance():
 def clone():
     "What a depth-1 clone takes on disk, as tools/tree_budget.py --clone measured it, and what it leaves out."
     c = json.loads((root / 'results/clone_size.json').read_text())
-    return (f" (a depth-1 clone: {c['clone_mb']:.0f} MB on disk with its `.git`, measured at {c['commit']} with "
-            f"`{c['command']}`; the full history also holds the weights and checkpoints of older runs)")
+    return (f"; the clone takes {c['clone_mb']:.0f} MB on disk, `.git` included (`{c['command']}`), and leaves out the "
+            "history, which also holds the weights and checkpoints of older runs")
 
 
 def main():
