@@ -11,7 +11,7 @@ from pathlib import Path
 from capsule_ae.cli import command_line  # a run's config -> the command that trains it
 from capsule_ae.pretrained import shipped_runs   # the seeds of a headline whose trained models ship
 from capsule_ae.report.results import (headline_rows, front_table, headline_commands, main_job, fill_between,
-                                       registry_headlines)
+                                       read_registry, registry_headlines)
 
 root = Path(__file__).resolve().parent.parent
 HEADLINES = ['ccae', 'ccae-long', 'scae-mnist', 'capsnet-mnist', 'capsnet-mnist-cpu', 'capsnet-multimnist',
@@ -54,8 +54,10 @@ def main():
     readme = (root / 'README.md').read_text()
     new = fill_between(readme, '<!-- results:start -->', '<!-- results:end -->', '\n'.join(headlines()))
     new = fill_between(new, '<!-- performance:start -->', '<!-- performance:end -->', performance())
-    new = fill_between(new, '<!-- main:start -->', '<!-- main:end -->',
-                       '\n' + main_job(root / 'results', command_line) + '\n')
+    runs = next(h for h in read_registry(root / 'results')['headlines'] if h['name'] == 'ccae')['runs']   # the main job
+    seeds = sorted(runs, key=int)
+    new = fill_between(new, '<!-- main:start -->', '<!-- main:end -->', '\n' + main_job(
+        root / 'results', command_line, runs[seeds[0]], [runs[s] for s in seeds[1:]]) + '\n')
     new = fill_between(new, '<!-- shipped:start -->', '<!-- shipped:end -->', '\n' + '\n'.join(shipped()) + '\n')
     new = fill_between(new, '<!-- clone:start -->', '<!-- clone:end -->', clone())
     if '--check' in sys.argv:

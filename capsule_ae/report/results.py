@@ -162,10 +162,11 @@ def _run(root, name):
     if not path.exists(): raise FileNotFoundError(f"{path} is missing: the main job's sentence is written from it")
     return json.loads(path.read_text())
 
-def main_job(root, command_line, main='ccae_main', others=('ccae_main_s1', 'ccae_main_s2')):
+def main_job(root, command_line, main, others):
     """The sentence under the README's main command: what the run `main` reached and in what time, and the range over it
     and the runs `others` (the same command with other seeds, side by side in processes of one thread each), from
-    their metrics.json files under `root`; `command_line(experiment, config)` writes the others' commands."""
+    their metrics.json files under `root` (the runs named relative to it, as the registry names them);
+    `command_line(experiment, config)` writes the others' commands."""
     m = _run(root, main)
     text = (f"Measured on {m['device']} with 2 cores (`results/{main}`): {m['steps']:,} training steps of the "
             f"`{m['config']['recipe']}` recipe in {m['seconds'] / 60:.1f} minutes of training, ending at segmentation "
