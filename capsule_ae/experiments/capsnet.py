@@ -243,14 +243,15 @@ def _build_capsnet(device, root=None, out=None, **config):
 ROUTING_CELLS = {'r1_norecon': (1, False), 'r1_recon': (1, True),      # folder: (routing iterations, decoder)
                  'r3_norecon': (3, False), 'r3_recon': (3, True)}
 
-def routing_table(root, paper=None):
-    """The paper's Table 1 from the runs under `root` (`root/<cell>/seed_<s>/metrics.json`, a cell of ROUTING_CELLS):
-    one row per cell found, with every seed's test error (final model, full test set), their mean and sd, and the
-    paper's (mean, sd) from `paper` ({cell: [error, sd]}); refuses a run trained otherwise than its cell says."""
+def routing_table(root, paper=None, folder='{cell}'):
+    """The paper's Table 1 from the runs under `root` (`root/<folder>/seed_<s>/metrics.json`, `folder` naming the
+    run of each cell of ROUTING_CELLS, the cell itself by default): one row per cell found, with every seed's test
+    error (final model, full test set), their mean and sd, and the paper's (mean, sd) from `paper` ({cell: [error,
+    sd]}); refuses a run trained otherwise than its cell says."""
     import json
     rows = []
     for cell, (iterations, decoder) in ROUTING_CELLS.items():
-        runs = sorted(Path(root, cell).glob('seed_*/metrics.json'))
+        runs = sorted(Path(root, folder.format(cell=cell)).glob('seed_*/metrics.json'))
         if not runs: continue
         errors = []
         for path in runs:
