@@ -3,8 +3,8 @@ short budget, and every seed is scored on the held-out constellations (noise off
 
 A capsule is dead when it wins fewer than 0.05 points per held-out example. The summary, one row per candidate
 (its command, steps, seeds, how many seeds have a dead capsule at each evaluation, and the mean +- sd of the final
-segmentation accuracy, ARI, split and merge rates and fewest points won by a capsule), goes to results/ccae_death/summary.json;
-each seed's metrics.json and metrics.jsonl stay in results/ccae_death/<candidate>/seed_<s>/ (weights and
+segmentation accuracy, ARI, split and merge rates and fewest points won by a capsule), goes to results/ccae_death.json;
+each seed's metrics.json and metrics.jsonl stay in results/ccae/death_<candidate>/seed_<s>/ (weights and
 checkpoints are not kept).
 
     python tools/ccae_death_rate.py [--only NAME ...] [--seeds 0-15] [--steps 1000] [--compile]
@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 root = Path(__file__).resolve().parents[1]
-out_root = root / 'results' / 'ccae_death'
+out_root = root / 'results' / 'ccae'            # each candidate's seeds in death_<candidate>/seed_<s>/
 DEAD = 0.05            # points won per held-out example below which a capsule counts as dead
 
 CANDIDATES = {         # name -> (what it tests, extra options of `capsule_ae ccae`)
@@ -51,7 +51,7 @@ def wins(m, K=3): return [m[f'wins_{k}'] for k in range(K)]
 def summarise(name, seeds, command):
     rows, evals = [], {}
     for s in seeds:
-        d = out_root / name / f'seed_{s}'
+        d = out_root / f'death_{name}' / f'seed_{s}'
         m = json.loads((d / 'metrics.json').read_text())
         rows.append(m)
         for line in (d / 'metrics.jsonl').read_text().splitlines():
@@ -77,7 +77,7 @@ def main(argv=None):
     p.add_argument('--held-out', type=int, default=2000)
     p.add_argument('--compile', action='store_true')
     args = p.parse_args(argv)
-    summary_path = out_root / 'summary.json'
+    summary_path = root / 'results' / 'ccae_death.json'
     summary = json.loads(summary_path.read_text()) if summary_path.exists() else {}
     lo, _, hi = args.seeds.partition('-')
     seeds = list(range(int(lo), int(hi) + 1)) if hi else [int(lo)]
@@ -87,14 +87,15 @@ def main(argv=None):
                     str(args.steps // 4),
                     '--held-out', str(args.held_out), '--checkpoint-every', str(args.steps)]
                    + ([] if '--batch-size' in options else ['--batch-size', '32']) + ['--lr-drop-at', '0'] + options)
-        out = out_root / name
+        out = out_root / f'death_{name}'
         if out.exists(): shutil.rmtree(out)
         print(' '.join(command), flush=True)
         run = command + ['--out', str(out), '--no-progress'] + (['--compile'] if args.compile else [])
-        subprocess.run([sys.executable, '-c', 'import sys; from capsule_ae.cli import main; main(sys.argv[1:])'] + run[1:], check=True, cwd=root
+        subprocess.run([sys.executable, '-c', 'import sys; from capsule_ae.cli import main; main(sys.argv[1:])'] + run[1:],
+                       check=True, cwd=root)
         for d in out.glob('seed_*'):                          # keep the metrics, not the weights
             for f in [*d.glob('ckpt_*.pt'), d / 'model.pt', *d.glob('*.png')]: f.unlink(missing_ok=True)
-        summary[name] = summarise(name, seeds, ' '.join(command + ['--out', f'results/ccae_death/{name}']))
+        summary[name] = summarise(name, seeds, ' '.join(command + ['--out', f'results/ccae/death_{name}']))
         summary_path.write_text(json.dumps(summary, indent=1) + '\n')
         r = summary[name]
         print(f"{name}: {r['seeds_with_dead_capsule']}/{len(seeds)} seeds with a dead capsule at step {r['steps']} "

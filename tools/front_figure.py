@@ -10,8 +10,8 @@ matplotlib.use('Agg')
 import matplotlib.pyplot as plt
 
 root = Path(__file__).resolve().parent.parent
-CCAE = root / 'results/ccae_main/constellations.png'       # 2 rows x 8 scenes, its title on top
-SCAE = root / 'results/scae_b128_s0/capsules.png'          # the presence map on the left, k-means on the right
+CCAE = root / 'results/ccae/main/seed_0/constellations.png'       # 2 rows x 8 scenes, its title on top
+SCAE = root / 'results/scae/b128/seed_0/capsules.png'          # the presence map on the left, k-means on the right
 
 
 def main(out=root / 'results/front.png'):

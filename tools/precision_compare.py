@@ -3,9 +3,9 @@
 - CapsNet: one epoch of the paper's recipe (`capsule_ae capsnet --epochs 1 --compile`), test accuracy on all 10,000 digits;
 - SCAE: the first 3,000 steps of the CPU recipe, the image and part log-likelihoods and the probes on the final model.
 
-Each run writes results/precision/<model>_<precision>_s<seed>/ (metrics only; weights, checkpoints and figures are not
+Each run writes results/<model>/precision_<precision>/seed_<s>/ (metrics only; weights, checkpoints and figures are not
 kept); the summary, one row per model and precision (the command, each seed's metrics and their mean +- sd), goes to
-results/precision/summary.json. Runs already finished are read back, not trained again.
+results/precision.json. Runs already finished are read back, not trained again.
 
     python tools/precision_compare.py [--only capsnet|scae ...] [--seeds 0,1]
 """
@@ -14,7 +14,6 @@ from pathlib import Path
 import numpy as np
 
 root = Path(__file__).resolve().parents[1]
-out_root = root / 'results' / 'precision'
 SCAE_CPU = ['--steps', '3000', '--batch-size', '32', '--optimizer', 'adam', '--lr', '3e-4', '--presence-attention',
             'soft',
             '--weight', 'posterior_within=10', '--weight', 'posterior_between=10', '--weight', 'prior_within=1',
@@ -29,7 +28,7 @@ PRECISIONS = ('fp32', 'bf16')
 
 def command(model, precision, seed):
     return ['capsule_ae', model, *MODELS[model][0], '--precision', precision, '--seed', str(seed),
-            '--out', f'results/precision/{model}_{precision}_s{seed}']
+            '--out', f'results/{model}/precision_{precision}/seed_{seed}']
 
 
 def run(model, precision, seed):
@@ -48,7 +47,7 @@ def main(argv=None):
     p.add_argument('--seeds', default='0,1')
     args = p.parse_args(argv)
     seeds = [int(s) for s in args.seeds.split(',')]
-    summary_path = out_root / 'summary.json'
+    summary_path = root / 'results' / 'precision.json'
     summary = json.loads(summary_path.read_text()) if summary_path.exists() else {}
     for seed in seeds:                       # seed by seed, so that a partial queue already compares both precisions
         for model in args.only:
@@ -63,7 +62,6 @@ def main(argv=None):
                 **{k: {'mean': float(np.mean([m[k] for m in per_seed.values()])),
                        'sd': float(np.std([m[k] for m in per_seed.values()], ddof=1)) if len(seeds) > 1 else 0.}
                    for k in keys}}
-    out_root.mkdir(parents=True, exist_ok=True)
     summary_path.write_text(json.dumps(summary, indent=1) + '\n')
     for name, row in summary.items():
         print(name, ', '.join(f"{k} {row[k]['mean']:.4f} +- {row[k]['sd']:.4f}" for k in row if isinstance(row[k], dict) and 'mean' in row[k]))

@@ -20,7 +20,7 @@ MODELS = ('capsnet', 'multimnist', 'ccae', 'scae', 'clustering', 'pcae')
 RUN_FILES = ('metrics.json', 'metrics.jsonl', 'run.json')      # a folder holding one of these is a run
 LAYOUT = re.compile(rf"({'|'.join(MODELS)})/[A-Za-z0-9.+_-]+/seed_\d+")
 INSIDE = re.compile(r"/(candidates/seed_\d+|drop_\d+)$")         # what a run writes inside its own folder
-NAMES = {'capsnet': 'capsnet/cpu_e6_decay2000', 'clustering': 'clustering/isab32', 'pcae_demo': 'pcae/demo',
+NAMES = {'capsnet': 'capsnet/cpu_e6_paper_decay', 'clustering': 'clustering/isab32', 'pcae_demo': 'pcae/demo',
          'ccae_s0': 'ccae/official/seed_0', 'ccae_s1': 'ccae/official/seed_1', 'ccae_s2': 'ccae/official/seed_2'}
 TEXT = ('.ipynb', '.py', '.md', '.json', '.txt', '.ini', '.yml', '.toml')
 

@@ -3,7 +3,7 @@ training canvases, scored on all 10,000 test canvases, as a finished run scores 
 seeds and presence noise), for runs that have not finished. One record per run and step, appended to
 results/scae_full_eval.jsonl (a run and step already there is skipped).
 
-    python tools/scae_full_eval.py results/scae_b128_s0 results/scae_b128_s1 results/scae_b128_s2
+    python tools/scae_full_eval.py results/scae/b128/seed_0 results/scae/b128/seed_1 results/scae/b128/seed_2
 """
 import argparse, json, time
 from pathlib import Path
@@ -23,10 +23,11 @@ if __name__ == '__main__':
     train_ds, test_ds = mnist_datasets()
     for run in runs:
         model, step = scae_weights(run); seed = run_config(run)['seed']
-        if (run.name, step) in done: print(f"{run.name} at step {step:,}: already measured"); continue
+        name = run.resolve().relative_to(root / 'results').as_posix()    # scae/<run>/seed_<s>, the record's key
+        if (name, step) in done: print(f"{name} at step {step:,}: already measured"); continue
         t = time.time(); torch.manual_seed(0)
         m = evaluate_scae(model, *eval_canvases(train_ds, test_ds, seed), seed=seed)
-        record = {'run': run.name, 'step': step, **m}
+        record = {'run': name, 'step': step, **m}
         with out.open('a') as f: f.write(json.dumps(record) + '\n')
-        print(f"{run.name} at step {step:,} ({time.time() - t:.0f} s): " + ', '.join(
+        print(f"{name} at step {step:,} ({time.time() - t:.0f} s): " + ', '.join(
               f"{k} {v:.1%}" for k, v in m.items() if k.startswith('lin_')))

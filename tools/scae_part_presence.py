@@ -10,7 +10,7 @@ capsules' prior presences, and their mean per digit (`class_presence`, [10, K]: 
 up, so which digits share capsules). Without `--watch`, the newest checkpoint of a stopped run is measured whatever
 its step. The untrained model (seed 0) is recorded once as the starting point.
 
-    python tools/scae_part_presence.py results/scae_100k_s0 results/scae_100k_s2 [--watch]
+    python tools/scae_part_presence.py results/scae/100k/seed_0 results/scae/100k/seed_2 [--watch]
 """
 import argparse, json, time
 from pathlib import Path
@@ -65,7 +65,8 @@ def main():
             model, step = found
             if ('untrained', 0) not in done:                             # the untrained SCAE of chapter 17, seed 0
                 torch.manual_seed(0); record('untrained', 0, SCAE(presence_attention='soft'))
-            if (run.name, step) not in done: record(run.name, step, model)
+            name = run.resolve().relative_to(root / 'results').as_posix()   # scae/<run>/seed_<s>, the record's key
+            if (name, step) not in done: record(name, step, model)
         if not args.watch: break
         time.sleep(60)
 

@@ -3,7 +3,7 @@
 the smallest multiple of the log's logging interval that leaves at most N training records (a long run and a short
 one then keep curves of the same resolution); a log already that thin is left alone.
 
-    python tools/thin_logs.py results/scae_b128_s0/metrics.jsonl [more logs] [--every 100 | --records 250]
+    python tools/thin_logs.py results/scae/b128/seed_0/metrics.jsonl [more logs] [--every 100 | --records 250]
 """
 import argparse, json, math, os
 from pathlib import Path

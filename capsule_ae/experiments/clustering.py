@@ -198,8 +198,8 @@ def _build_clustering(device, **config):
 
 # %% ../../nbs/09_clustering.ipynb #1a8c6dcf
 def divergence_step(run, after=5000, factor=3.0):
-    """First logged step after `after` whose training loss exceeds `factor` times its median from there on (None: no
-    divergence)."""
+    """First logged step after `after` whose training loss exceeds `factor` times the median of the losses logged
+    before it from `after` on (None: no divergence); a run that stays diverged for most of its length is caught too."""
     tr = [r for r in read_metrics(run) if r['split'] == 'train' and r['step'] > after]
-    level = np.median([r['loss'] for r in tr]) if tr else None
-    return next((r['step'] for r in tr if r['loss'] > factor * abs(level)), None)
+    losses = [r['loss'] for r in tr]
+    return next((r['step'] for k, r in enumerate(tr) if k and r['loss'] > factor * abs(np.median(losses[:k]))), None)

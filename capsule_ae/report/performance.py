@@ -131,12 +131,12 @@ def ccae_seeds_table(b, name='benchmark_ccae_seeds.json'):
 
 # %% ../../nbs/83_performance.ipynb #d2c3ec91
 def precision_table(s):
-    "The precision comparison `s` (results/precision/summary.json, from tools/precision_compare.py) as markdown lines."
+    "The precision comparison `s` (results/precision.json, from tools/precision_compare.py) as markdown lines."
     lines = ['### What bfloat16 does to learning', '',
              'The same short trainings in float32 and with the heavy layers in bfloat16 (`--precision bf16`), '
              'two seeds '
              'each, final metrics as mean +- sd over the seeds (`python tools/precision_compare.py`, results in '
-             '`results/precision/`):', '',
+             '`results/precision.json`):', '',
              '| model | precision | command | metrics (mean +- sd over seeds) |', '|---|---|---|---|']
     def metrics(row): return {k: v for k, v in row.items() if isinstance(v, dict) and 'mean' in v}
     for key, row in s.items():
@@ -170,7 +170,7 @@ PERFORMANCE_TABLES = [   # (results file, the function that writes its table), i
     ('benchmark_capsnet.json', capsnet_table), ('benchmark_capsnet_gpu.json', capsnet_table),
     ('benchmark_scae.json', scae_table), ('benchmark_scae_b32.json', scae_table),
     ('benchmark_ccae.json', ccae_table), ('benchmark_ccae_gpu.json', ccae_table),
-    ('benchmark_ccae_seeds.json', ccae_seeds_table), ('precision/summary.json', precision_table),
+    ('benchmark_ccae_seeds.json', ccae_seeds_table), ('precision.json', precision_table),
     ('benchmark_attention.json', attention_table)]
 
 def performance_section(root='results'):
