@@ -11,7 +11,7 @@ back) carries on where it stopped:
    them train the four cells of CapsNet's Table 1 (routing iterations, with or
    without the decoder) over three seeds at the official budget.
 
-    python benchmarks/gpu_campaign.py [--state results/gpu_campaign] [--budget 520] [--only STAGE ...] [--list]
+    python benchmarks/gpu_campaign.py [--state runs/gpu_campaign] [--budget 520] [--only STAGE ...] [--list]
     python benchmarks/gpu_campaign.py --dry-run --state /tmp/campaign    # the same stages on the CPU, tiny budgets
 
 `--dry-run` runs every stage on the CPU with budgets of a few steps, to show that the commands, the chunking and the
@@ -114,7 +114,7 @@ def run_for(cmd, seconds, log):
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    p.add_argument('--state', default='results/gpu_campaign', help='where results, checkpoints and campaign.json live')
+    p.add_argument('--state', default='runs/gpu_campaign', help='where results, checkpoints and campaign.json live')
     p.add_argument('--budget', type=float, default=520,
                    help='seconds this call may take (default %(default)s: a 9-minute command)')
     p.add_argument('--only', nargs='*', default=None, help='these stages only, in the campaign order')
